@@ -1,0 +1,94 @@
+// The C++ API of the simulator: load PTX, allocate and fill device memory, launch, read back.
+// `tcsim run` (tools/) is a thin layer over this; so is any embedding program or test.
+// It mirrors the CUDA driver API's shape (cuModuleLoadData, cuMemAlloc, cuMemcpy, cuModuleGetGlobal,
+// cuLaunchKernelEx) so a launch spec maps onto both the same way.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/arch.h"
+
+namespace tcsim::sim {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+struct LaunchConfig {
+  Dim3 grid, block, cluster;
+  uint32_t dynamic_smem_bytes = 0;
+};
+
+// One parameter of an .entry, in declaration order (PTX ISA §5.1.6 "Kernel parameters").
+struct ParamInfo {
+  std::string name;
+  uint32_t size;   // bytes
+  uint32_t align;  // bytes
+};
+
+struct SymbolInfo {
+  uint64_t address;  // device address (global or const bank, as the driver would return)
+  uint64_t size;     // bytes, from the PTX declaration
+};
+
+struct DeviceOptions {
+  uint64_t seed = 0;            // schedule perturbation seed (0 = deterministic default order)
+  uint64_t max_steps = 0;       // watchdog on executed warp-instructions (0 = default)
+  unsigned host_threads = 0;    // CTAs simulated in parallel (0 = hardware concurrency)
+};
+
+// A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError
+// thrown by launch(); diagnostics that do not stop the kernel (checker warnings) land here.
+struct LaunchResult {
+  uint64_t cycles = 0;                     // simulated cycles
+  std::vector<std::string> warnings;       // checker reports, one line each
+  std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
+};
+
+// An error in the simulated program or its launch: message names the PTX line, the CTA/warp/lane
+// and the offending values. The CLI prints it and exits 2.
+struct SimError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Module;  // a parsed, decoded PTX module
+
+class Device {
+ public:
+  Device(isa::Arch arch, DeviceOptions opts = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  isa::Arch arch() const;
+
+  // Parses and decodes PTX text; `source_name` appears in diagnostics (file:line:col).
+  const Module& load_ptx(std::string_view ptx_text, std::string source_name);
+  std::vector<std::string> kernel_names(const Module& m) const;
+  std::vector<ParamInfo> kernel_params(const Module& m, std::string_view kernel) const;
+  SymbolInfo symbol(const Module& m, std::string_view name) const;  // throws SimError if unknown
+
+  // Global memory. Addresses look like real 64-bit device pointers; accesses outside an
+  // allocation are reported by the simulator, never a host crash.
+  uint64_t malloc(uint64_t bytes, uint64_t align = 256);
+  void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);
+  void copy_from_device(void* dst, uint64_t src, uint64_t bytes) const;
+
+  // `params` holds the parameter bytes laid out as the .entry's .param list (each at its
+  // alignment), exactly what cuLaunchKernel would copy into the constant bank.
+  LaunchResult launch(const Module& m, std::string_view kernel, const LaunchConfig& cfg,
+                      std::span<const std::byte> params);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tcsim::sim
