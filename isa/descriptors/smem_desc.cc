@@ -116,8 +116,14 @@ Expected<uint64_t> encode_smem_desc(const SmemDesc& d, Arch arch) {
   check_byte_value(v, "LBO", d.lbo, sec);
   check_byte_value(v, "SBO", d.sbo, sec);
   if (d.base_offset > 7) v.push_back({std::string(sec), fmt::format("base offset {} does not fit 3 bits (0-7)", d.base_offset)});
-  if (d.reserved_bits != 0)
-    v.push_back({std::string(sec), fmt::format("reserved bits requested: {}", bit_ranges_text(d.reserved_bits))});
+  // Reserved (and fixed-zero) bits pass through, so encode(decode(x)) == x for every x; validation
+  // flags them. Bits that belong to a field cannot be "reserved".
+  const uint64_t passthrough = has_tcgen05(arch)
+                                   ? SmemDescSm100Bits::kReservedMask | SmemDescSm100Bits::fixed_zero_field.mask()
+                                   : SmemDescSm90Bits::kReservedMask;
+  if (d.reserved_bits & ~passthrough)
+    v.push_back({std::string(sec), fmt::format("reserved_bits names field bits: {}",
+                                               bit_ranges_text(d.reserved_bits & ~passthrough))});
   uint64_t raw = 0;
   if (has_tcgen05(arch)) {
     if (d.version > 7) v.push_back({std::string(sec), fmt::format("version {} does not fit 3 bits", d.version)});
@@ -130,8 +136,11 @@ Expected<uint64_t> encode_smem_desc(const SmemDesc& d, Arch arch) {
     b.set_version(d.version);
     b.set_base_offset(d.base_offset);
     b.set_lbo_mode(d.lbo_mode);
-    b.set_layout(static_cast<uint64_t>(layout_row(d.layout).sm100_code));
-    raw = b.raw;
+    // A decoded invalid code (3, 5, 7) travels in raw_layout_code with layout None.
+    const bool invalid_code = d.raw_layout_code == 3 || d.raw_layout_code == 5 || d.raw_layout_code == 7;
+    b.set_layout(static_cast<uint64_t>(invalid_code && d.layout == SwizzleMode::None ? d.raw_layout_code
+                                                                                      : layout_row(d.layout).sm100_code));
+    raw = b.raw | d.reserved_bits;
   } else {
     if (d.layout == SwizzleMode::B128Base32B)
       v.push_back({std::string(sec), "layout 128b_base32b (128B swizzle with 32B atoms) does not exist on sm_90a "
@@ -147,7 +156,7 @@ Expected<uint64_t> encode_smem_desc(const SmemDesc& d, Arch arch) {
     b.set_sbo(d.sbo >> 4);
     b.set_base_offset(d.base_offset);
     b.set_layout(static_cast<uint64_t>(layout_row(d.layout).sm90_code));
-    raw = b.raw;
+    raw = b.raw | d.reserved_bits;
   }
   return raw;
 }

@@ -82,8 +82,9 @@ TCSIM_DEFINE_BITFIELDS(SmemDescSm90Bits, uint64_t, TCSIM_SMEM_DESC_SM90_FIELDS);
 // Never fails: every 64-bit value decodes; what is wrong with it is validate_smem_desc's job.
 SmemDesc decode_smem_desc(uint64_t raw, Arch arch);
 // Refuses a field value that cannot be encoded (not 16-byte aligned, too large, a layout the arch
-// has no code for, reserved_bits set) with the rule. Does not check the PTX rules the encoded
-// value may still break (version, LBO mode on sm_100a, ...): that is validate_smem_desc.
+// has no code for) with the rule. Does not check the PTX rules the encoded value may still break
+// (version, LBO mode on sm_100a, reserved bits, ...): that is validate_smem_desc. reserved_bits and
+// an invalid raw_layout_code pass through, so encode(decode(x)) == x for every 64-bit x.
 Expected<uint64_t> encode_smem_desc(const SmemDesc& d, Arch arch);
 // Every rule of §9.7.16.4.1 / §9.7.15.5.1.2.2 the descriptor alone can break.
 Violations validate_smem_desc(const SmemDesc& d, Arch arch);

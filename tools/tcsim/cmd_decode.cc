@@ -206,12 +206,11 @@ int decode_idesc(Args rest) {
   fmt::print("{}", instr_desc_fields_text(raw, *kind));
   fmt::print("decoded:\n");
   fmt::print("  shape          M = {}, N = {}, K = {}{}\n", d.m, d.n, d.k, d.sparse ? " (sparse)" : "");
-  fmt::print("  A              {}, {}-major{}\n", tname(d.a_type, d.a_code), major_name(d.a_major),
-             d.negate_a ? ", negated" : "");
-  fmt::print("  B              {}, {}-major{}\n", tname(d.b_type, d.b_code), major_name(d.b_major),
-             d.negate_b ? ", negated" : "");
+  auto major = [](Major m) { return m == Major::K ? "K-major" : "MN-major"; };
+  fmt::print("  A              {}, {}{}\n", tname(d.a_type, d.a_code), major(d.a_major), d.negate_a ? ", negated" : "");
+  fmt::print("  B              {}, {}{}\n", tname(d.b_type, d.b_code), major(d.b_major), d.negate_b ? ", negated" : "");
   fmt::print("  D              {}{}\n", tname(d.d_type, d.d_code), d.saturate ? ", saturating" : "");
-  if (d.sparse) fmt::print("  sparsity sel.  {}\n", d.sparse_selector);
+  if (d.sparse && !block) fmt::print("  sparsity sel.  {}\n", d.sparse_selector);
   if (block) {
     fmt::print("  scale type     {}\n", d.scale_type ? dtype_name(*d.scale_type) : "?");
     fmt::print("  SFA_ID/SFB_ID  {} / {}\n", d.sfa_id, d.sfb_id);
@@ -261,7 +260,7 @@ TCSIM_COMMAND(decode,
               "decode smem-desc HEX [--arch sm_100a|sm_100f|sm_103a|sm_90a (default sm_100a)] [--json]\n"
               "  decode idesc HEX --kind f16|tf32|f8f6f4|i8|mxf8f6f4|mxf4|mxf4nvf4 [--cta-group 1|2 (default 1)]\n"
               "               [--arch A (default sm_100a)] [--ws] [--scale-vec 1X|2X|4X|block16|block32] [--json]\n"
-              "  decode taddr HEX [--json]",
+              "  decode taddr HEX [--arch A (default sm_100a)] [--json]",
               run_decode);
 
 }  // namespace tcsim::cli
