@@ -72,11 +72,9 @@ std::optional<SwizzleMode> parse_swizzle_mode(std::string_view s) {
 
 int swizzle_bytes(SwizzleMode m) { return layout_row(m).bytes; }
 
-std::string_view major_name(Major m) { return m == Major::K ? "k" : "mn"; }
-
 std::optional<Major> parse_major(std::string_view s) {
   if (s == "k" || s == "K") return Major::K;
-  if (s == "mn" || s == "MN") return Major::MN;
+  if (s == "mn" || s == "MN" || s == "m" || s == "n" || s == "M" || s == "N") return Major::MN;
   return std::nullopt;
 }
 

@@ -43,9 +43,10 @@ int swizzle_bytes(SwizzleMode m);                   // 16 (none: one 16-byte uni
 // Which dimension is contiguous in shared memory. In the tcgen05 instruction descriptor "No
 // Transpose" means K-major and "Transpose" means MN-major (§9.7.16.4.1, §9.7.16.10.6); wgmma's
 // imm-trans-a/b = 1 means M-/N-major (§9.7.15.5.1.2).
+// (isa/layouts also needs this vocabulary and includes this header.)
 enum class Major : uint8_t { K, MN };
-std::string_view major_name(Major m);  // "k", "mn"
-std::optional<Major> parse_major(std::string_view s);
+constexpr std::string_view major_name(Major m) { return m == Major::K ? "k" : "mn"; }
+std::optional<Major> parse_major(std::string_view s);  // "k"/"K", "mn"/"MN"/"m"/"n"/"M"/"N"
 
 struct SmemDesc {
   uint32_t start_address = 0;  // bytes (field holds (addr & 0x3FFFF) >> 4)

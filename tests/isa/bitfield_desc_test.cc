@@ -58,3 +58,23 @@ TEST_CASE("bit ranges text") {
   CHECK(bit_ranges_text(0xC000C000ull) == "bits 14-15, 30-31");
   CHECK(bit_ranges_text(0x8000000000000001ull) == "bits 0, 63");
 }
+
+#include "isa/descriptors/parse_number.h"
+
+TEST_CASE("descriptor values from text: strict hex and unsigned numbers") {
+  CHECK(*parse_hex("0x4000_4040_0001_0040", 64) == 0x4000404000010040ull);
+  CHECK(*parse_hex("08400490", 32) == 0x08400490u);
+  CHECK(*parse_hex("0XFFFFFFFF", 32) == 0xFFFFFFFFu);
+  CHECK(*parse_hex("FFFFFFFFFFFFFFFF", 64) == ~uint64_t{0});
+  CHECK(parse_hex("0x100000000", 32).error().message.find("more than 32 bits") != std::string::npos);
+  CHECK(parse_hex("0x10000000000000000", 64).error().message.find("more than 64 bits") != std::string::npos);
+  CHECK(parse_hex("0x", 64).error().message.find("no digits") != std::string::npos);
+  CHECK(parse_hex("0x12g4", 64).error().message.find("unexpected character 'g'") != std::string::npos);
+  CHECK(parse_hex("-1", 64).error().message.find("unexpected character '-'") != std::string::npos);
+  CHECK(*parse_uint("1024", 0x3FFFF) == 1024);
+  CHECK(*parse_uint("0x400", 0x3FFFF) == 1024);
+  CHECK(parse_uint("8", 7).error().message.find("out of range") != std::string::npos);
+  CHECK(parse_uint("12a", 100).error().message.find("unexpected character 'a'") != std::string::npos);
+  CHECK(*parse_uint("18446744073709551615", ~uint64_t{0}) == ~uint64_t{0});
+  CHECK_FALSE(parse_uint("18446744073709551616", ~uint64_t{0}).has_value());
+}
