@@ -8,13 +8,18 @@
 //     placement (chunk_offset + step_offset) put that element -- for every layout type, major-ness,
 //     element size, variant, row count and K-chain length the spec generator uses; plus: the
 //     placement is injective and stays inside the tile;
-//  3. the TMEM data-path layouts and tcgen05.ld register maps are bijections onto their cells.
+//  3. the TMEM data-path layouts and tcgen05.ld register maps are bijections onto their cells;
+//  4. the operand bytes the kernels build (operand_fill.h) read back through the descriptors are
+//     the global elements, for every element format (incl. padded fp6/fp4) and TMEM A words;
+//  5. the swizzle-bug demo's claims in README.md (which rows read right, first misread element).
 // Exit status 0 = all pass; every failure is printed.
 #include <cstdint>
 #include <cstdio>
 #include <set>
 #include <utility>
+#include <vector>
 
+#include "operand_fill.h"
 #include "umma_layout.h"
 
 namespace {
@@ -220,12 +225,178 @@ void check_tmem_layouts() {
   }
 }
 
+// The kernels' operand bytes end to end: a random global operand, the shared-memory image built
+// exactly as mma_single.cu's fill_tile does (operand_fill.h chunks at chunk_offset, swizzled), then
+// every element of every MMA step read back through the descriptor (read_addr) must be the global
+// element -- for 16-, 32- and 8-bit elements and the padded fp6/fp4 formats (16 per 16-byte unit,
+// element i at bits [6i, 6i+6) / nibble i of the unit's low bytes). Also the TMEM words of A.
+uint32_t global_elem(const std::vector<uint8_t>& g, uint32_t bits, uint32_t row_bytes, uint32_t r,
+                     uint32_t k) {
+  const uint8_t* row = g.data() + r * row_bytes;
+  if (bits == 4) return (row[k / 2] >> (4 * (k % 2))) & 0xF;
+  if (bits == 6) return row[k] & 0x3F;
+  uint32_t v = 0;
+  for (uint32_t i = 0; i < bits / 8; ++i) v |= uint32_t{row[k * (bits / 8) + i]} << (8 * i);
+  return v;
+}
+
+uint32_t smem_elem(const std::vector<uint8_t>& smem, uint32_t bits, uint32_t addr) {
+  if (bits == 4 || bits == 6) {
+    const uint8_t* unit = smem.data() + (addr & ~15u);
+    const uint32_t slot = addr & 15u, bit = slot * bits;
+    uint32_t v = 0;
+    for (uint32_t b = 0; b < bits; ++b) v |= ((unit[(bit + b) / 8] >> ((bit + b) % 8)) & 1u) << b;
+    return v;
+  }
+  uint32_t v = 0;
+  for (uint32_t i = 0; i < bits / 8; ++i) v |= uint32_t{smem[addr + i]} << (8 * i);
+  return v;
+}
+
+void check_operand_fill() {
+  struct Cls { uint32_t bits, ebytes, kstep; };
+  const Cls classes[] = {{16, 2, 16}, {32, 4, 8}, {8, 1, 32}, {6, 1, 32}, {4, 1, 32}};
+  uint32_t lcg = 12345;
+  int n = 0;
+  for (const Cls& c : classes) {
+    for (uint32_t mn : {0u, 1u}) {
+      if (mn && c.bits < 8) continue;  // Table 51: 4/6-bit operands are K-major only
+      for (uint32_t lt : {0u, 6u, 4u, 2u, 1u}) {
+        if (lt == 1 && !(mn && c.bits == 32)) continue;  // base-32B: tf32 MN-major only
+        for (uint32_t rows : {8u, 32u, 64u, 256u}) {
+          if (mn && rows * c.ebytes % tck::swizzle_row_bytes(lt)) continue;
+          for (uint32_t ksteps : {1u, 3u, 4u, 8u}) {
+            for (uint32_t variant : {0u, 1u}) {
+              const tck::OperandLayout L =
+                  tck::make_operand_layout(lt, mn, rows, c.ebytes, c.kstep, ksteps, variant);
+              const uint32_t kt = c.kstep * ksteps, row_bytes = tck::global_row_bytes(c.bits, kt);
+              std::vector<uint8_t> g(rows * row_bytes);
+              for (auto& b : g) { lcg = lcg * 1664525u + 1013904223u; b = uint8_t(lcg >> 24); }
+              const uint32_t tile = 0x2000;
+              std::vector<uint8_t> smem(tile + L.bytes + 1024, 0);
+              auto put = [&](uint32_t off, const uint32_t (&w)[4]) {
+                const uint32_t a = tck::swizzle_addr(tile + off, lt);
+                for (uint32_t i = 0; i < 16; ++i) smem[a + i] = uint8_t(w[i / 4] >> (8 * (i % 4)));
+              };
+              if (!mn) {
+                for (uint32_t r = 0; r < rows; ++r)
+                  for (uint32_t kc = 0; kc < 2 * ksteps; ++kc) {
+                    uint32_t w[4];
+                    tck::kmajor_chunk(g.data(), c.bits, row_bytes, r, kc, w);
+                    put(tck::chunk_offset(L, r, kc), w);
+                  }
+              } else {
+                for (uint32_t k = 0; k < kt; ++k)
+                  for (uint32_t rc = 0; rc < rows * c.ebytes / 16; ++rc) {
+                    uint32_t w[4];
+                    tck::mnmajor_chunk(g.data(), c.ebytes, row_bytes, rc, k, w);
+                    put(tck::chunk_offset(L, rc, k), w);
+                  }
+              }
+              for (uint32_t s = 0; s < ksteps; ++s) {
+                const uint64_t d = tck::smem_desc(L, tile, s);
+                for (uint32_t r = 0; r < rows; ++r)
+                  for (uint32_t kk = 0; kk < c.kstep; ++kk) {
+                    const uint32_t got = smem_elem(smem, c.bits, read_addr(d, mn, c.ebytes, r, kk));
+                    const uint32_t want = global_elem(g, c.bits, row_bytes, r, s * c.kstep + kk);
+                    if (got != want) {
+                      if (g_failures < 20)
+                        std::printf("FAIL fill bits=%u mn=%u lt=%u rows=%u ksteps=%u var=%u: "
+                                    "element (%u,%u) of step %u reads 0x%x, global 0x%x\n",
+                                    c.bits, mn, lt, rows, ksteps, variant, r, kk, s, got, want);
+                      ++g_failures;
+                    }
+                  }
+              }
+              // A in TMEM (K-major rows): column j of step s holds 32 bits of K.
+              if (!mn && variant == 0 && lt == 0) {
+                for (uint32_t m = 0; m < rows; ++m)
+                  for (uint32_t s = 0; s < ksteps; ++s) {
+                    uint32_t w[8];
+                    tck::a_tmem_words(g.data(), c.bits, row_bytes, m, s, w);
+                    const uint32_t per = c.bits >= 8 ? 32 / c.bits : 4;  // elements per column
+                    for (uint32_t j = 0; j < 8; ++j)
+                      for (uint32_t e = 0; e < per; ++e) {
+                        const uint32_t fw = c.bits >= 8 ? c.bits : 8;
+                        uint32_t v = (w[j] >> (fw * e)) & (fw == 32 ? ~0u : (1u << fw) - 1);
+                        if (c.bits == 4) v = (v >> 2) & 0xF;  // e2m1 container: bits 5:2
+                        if (c.bits == 6) v &= 0x3F;
+                        const uint32_t k = s * c.kstep + j * per + e;
+                        if (v != global_elem(g, c.bits, row_bytes, m, k)) {
+                          if (g_failures < 20)
+                            std::printf("FAIL TMEM A bits=%u row %u k %u\n", c.bits, m, k);
+                          ++g_failures;
+                        }
+                      }
+                  }
+              }
+              ++n;
+            }
+          }
+        }
+      }
+    }
+  }
+  std::printf("operand bytes read back through the descriptors for %d tiles\n", n);
+}
+
+// The swizzle-bug demo of README.md: gemm.cu's A tile (128 rows x 64 bf16, one 128-B swizzle row
+// per M row, written by TMA at absolute-address 128B swizzle) read through the buggy descriptors.
+// Checks the README's claims: which rows read right, and the first misread element.
+void check_swizzle_bug_claims() {
+  const uint32_t tile = 0x4000;
+  // Where TMA put A[m][k]: logical offset m*128 + 2k, swizzled by absolute address.
+  auto owner = [&](uint32_t phys, uint32_t* m, uint32_t* k) {
+    const uint32_t logical = tck::swizzle_addr(phys, tck::kSwizzle128B) - tile;  // an involution
+    *m = logical / 128;
+    *k = (logical % 128) / 2;
+  };
+  struct Bug { uint64_t desc; uint32_t first_m, first_k, read_m, read_k; const char* name; };
+  const Bug bugs[] = {
+      {tck::smem_desc_encode(tile, 16, 1024, tck::kSwizzleNone), 1, 0, 0, 8, "bug 1 (layout none)"},
+      {tck::smem_desc_encode(tile, 16, 512, tck::kSwizzle128B), 8, 0, 4, 0, "bug 2 (SBO 512)"},
+      {tck::smem_desc_encode(tile, 16, 1024, tck::kSwizzle128B), 0, 0, 0, 0, "fixed"},
+  };
+  for (const Bug& b : bugs) {
+    bool found = false;
+    for (uint32_t m = 0; m < 128; ++m) {
+      for (uint32_t step = 0; step < 4; ++step) {
+        for (uint32_t kk = 0; kk < 16; ++kk) {
+          uint32_t rm, rk;
+          owner(read_addr(b.desc + 2 * step, false, 2, m, kk), &rm, &rk);
+          const uint32_t k = 16 * step + kk;
+          const bool right = rm == m && rk == k;
+          const bool claimed_right = b.first_m == 0 ? true
+                                   : b.first_m == 1 ? m % 8 == 0 : m < 8;
+          if (right != claimed_right) {
+            std::printf("FAIL %s: A[%u][%u] read %s\n", b.name, m, k, right ? "right" : "wrong");
+            ++g_failures;
+          }
+          if (!right && !found) {
+            found = true;
+            if (m != b.first_m || k != b.first_k || rm != b.read_m || rk != b.read_k) {
+              std::printf("FAIL %s: first misread A[%u][%u] <- A[%u][%u]\n", b.name, m, k, rm, rk);
+              ++g_failures;
+            }
+          }
+        }
+      }
+    }
+    if (!found && b.first_m != 0) {
+      std::printf("FAIL %s: nothing misread\n", b.name);
+      ++g_failures;
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
   check_worked_encodings();
   check_all_layouts();
   check_tmem_layouts();
+  check_operand_fill();
+  check_swizzle_bug_claims();
   if (g_failures) {
     std::printf("layout_selfcheck: %d failures\n", g_failures);
     return 1;

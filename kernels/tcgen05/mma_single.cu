@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "tc_ptx.cuh"
+#include "operand_fill.h"
 #include "umma_layout.h"
 
 namespace tck {
@@ -50,54 +51,6 @@ __device__ __forceinline__ uint32_t elem_bits(uint32_t type) {
 template <Kind K>
 __device__ __forceinline__ constexpr uint32_t kstep_elems() {
   return K == Kind::F16 ? 16u : K == Kind::TF32 ? 8u : 32u;
-}
-
-// Bytes of one row of a global operand with `kt` elements along K.
-__device__ __forceinline__ uint32_t global_row_bytes(uint32_t bits, uint32_t kt) {
-  return bits == 4 ? kt / 2u : bits == 6 ? kt : kt * (bits / 8u);
-}
-
-__device__ __forceinline__ uint32_t ld_u32(const uint8_t* p) {
-  return *reinterpret_cast<const uint32_t*>(p);
-}
-
-// The 16 bytes of a K-major chunk: row r, K elements [16*kc/ebytes ...) (8/16/32-bit types), or
-// 16 elements in the padded sub-byte format of §9.7.16.10.4.4: fp4 -> 8 bytes of packed nibbles +
-// 8 zero bytes (.b4x16_p64); fp6 -> 12 bytes of 16 x 6 bits, little-endian, + 4 zero bytes
-// (.b6x16_p32). Element order within the data bytes: element 0 in the lowest bits.
-__device__ __forceinline__ void kmajor_chunk(const uint8_t* g, uint32_t bits, uint32_t row_bytes,
-                                             uint32_t r, uint32_t kc, uint32_t (&w)[4]) {
-  if (bits == 4) {
-    const uint8_t* p = g + r * row_bytes + kc * 8u;
-    w[0] = ld_u32(p); w[1] = ld_u32(p + 4); w[2] = 0; w[3] = 0;
-  } else if (bits == 6) {
-    const uint8_t* p = g + r * row_bytes + kc * 16u;
-    w[0] = w[1] = w[2] = w[3] = 0;
-    for (uint32_t i = 0; i < 16; ++i) {
-      const uint32_t v = p[i] & 0x3Fu, pos = 6u * i, word = pos / 32u, sh = pos % 32u;
-      w[word] |= v << sh;
-      if (sh > 26u) w[word + 1] |= v >> (32u - sh);
-    }
-  } else {
-    const uint8_t* p = g + r * row_bytes + kc * 16u;
-    w[0] = ld_u32(p); w[1] = ld_u32(p + 4); w[2] = ld_u32(p + 8); w[3] = ld_u32(p + 12);
-  }
-}
-
-// The 16 bytes of an MN-major chunk: K index k, MN elements [rc*T, rc*T+T) with T = 16/ebytes.
-__device__ __forceinline__ void mnmajor_chunk(const uint8_t* g, uint32_t ebytes, uint32_t row_bytes,
-                                              uint32_t rc, uint32_t k, uint32_t (&w)[4]) {
-  const uint32_t t = 16u / ebytes;
-  w[0] = w[1] = w[2] = w[3] = 0;
-  for (uint32_t i = 0; i < t; ++i) {
-    const uint32_t r = rc * t + i;
-    const uint8_t* p = g + r * row_bytes + k * ebytes;
-    uint32_t v = ebytes == 1 ? p[0]
-               : ebytes == 2 ? *reinterpret_cast<const uint16_t*>(p)
-                             : ld_u32(p);
-    const uint32_t byte = i * ebytes;
-    w[byte / 4u] |= v << (8u * (byte % 4u));
-  }
 }
 
 __device__ __forceinline__ void st_shared_v4(uint32_t addr, const uint32_t (&w)[4]) {
@@ -137,26 +90,6 @@ __device__ void fill_tile(const OperandLayout& L, uint32_t tile, const uint8_t* 
 struct IdentityRows {
   __device__ bool operator()(uint32_t r, uint32_t* src) const { *src = r; return true; }
 };
-
-// One TMEM lane's 8 columns of A for MMA step s (32 bytes of K): 8/16/32-bit types are the row's
-// bytes; fp6 (one per byte in global) and fp4 are widened to one 8-bit container per element
-// (§9.7.16.10.4.3): e2m3/e3m2 in bits [5:0], e2m1 in bits [5:2] (the mma.sync container convention
-// of §9.7.14.5.14; the tcgen05 figures are images -- UNCONFIRMED, see README).
-__device__ __forceinline__ void a_tmem_words(const uint8_t* g, uint32_t bits, uint32_t row_bytes,
-                                             uint32_t m, uint32_t s, uint32_t (&w)[8]) {
-  if (bits == 4) {
-    const uint8_t* p = g + m * row_bytes + s * 16u;
-    for (uint32_t j = 0; j < 8; ++j) {
-      const uint32_t b2 = *reinterpret_cast<const uint16_t*>(p + 2 * j);  // 4 nibbles
-      uint32_t word = 0;
-      for (uint32_t e = 0; e < 4; ++e) word |= (((b2 >> (4 * e)) & 0xFu) << 2) << (8 * e);
-      w[j] = word;
-    }
-  } else {
-    const uint8_t* p = g + m * row_bytes + s * 32u;
-    for (uint32_t j = 0; j < 8; ++j) w[j] = ld_u32(p + 4 * j) & (bits == 6 ? 0x3F3F3F3Fu : ~0u);
-  }
-}
 
 // Stores one D cell read from TMEM: f16 D keeps its value in the low half of the cell (§9.7.16.10.4.1).
 __device__ __forceinline__ void store_d(uint8_t* d, uint32_t dbytes, uint32_t layout, uint32_t n,
