@@ -615,6 +615,17 @@ def build_plan():
         a, b, d = REPRESENTATIVE[kind]
         p.add(Case(kind, 1, 128, 64, 2, a, b, d, a_src="tmem_st", exact=False, acc_c=True,
                    ld="16x64b"))
+    # ... and at least one random-input launch of every entry.
+    covered = {c.entry() for c in p.cases if not c.exact}
+    for kind in kinds:
+        a, b, d = REPRESENTATIVE[kind]
+        for c in (Case(kind, 1, 64, 64, 2, a, b, d, a_src="tmem_cp", exact=False, ld="16x256b"),
+                  Case(kind, 2, 256, 64, 2, a, b, d, exact=False, ld="16x128b"),
+                  Case(kind, 2, 128, 64, 2, a, b, d, a_src="tmem_st", exact=False, ld="32x32b"),
+                  Case(kind, 1, 64, 128, 2, a, b, d, ws=True, exact=False, ld="16x32bx2")):
+            if c.entry() not in covered:
+                p.add(c)
+                covered.add(c.entry())
     return p.cases
 
 
