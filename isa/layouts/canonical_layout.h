@@ -1,0 +1,119 @@
+// Canonical shared-memory matrix layouts read by tcgen05.mma / tcgen05.cp (PTX ISA §9.7.16.3,
+// Table 55; descriptor §9.7.16.4.1) and wgmma (§9.7.15.5.1.2, same layouts): element (mn, k) of
+// an A (M x K) or B (N x K) operand -> the shared-memory byte it lives in.
+//
+// In 16-byte units ("128-bit elements") with T elements per unit (element_format.h), PTX's CuTe
+// forms (§9.7.16.3.3 / §9.7.15.5.1.2.1.3), with W = swizzle width in bytes:
+//
+//   major  layout     (MN coordinate, K coordinate) : strides
+//   K      none       ((8,m),(T,2k)) : ((1T,SBO),(1,LBO))       row of a core matrix = 16 B
+//   K      32/64/128  ((8,m),(T,2k)) : ((W/16 T,SBO),(1,T))     row = W bytes, K contiguous
+//   MN     none       ((T,1,m),(8,k)) : ((1,T,SBO),(1T,LBO))
+//   MN     32/64/128  ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16 T,SBO))
+//   MN     128B/32B-atom (tcgen05 only, tf32): 128-byte MN rows, 4 K rows per 512-byte atom:
+//                     ((T,8,m),(4,k)) : ((1,T,LBO),(8T,SBO))    (CUTLASS make_umma_desc checks
+//                     this K stride of 8 units; its comment's "(4,SBO)" is a typo)
+//
+// As byte arithmetic (S = start address, B = element bits, rb = mn*B/8, kb = k*B/8):
+//   K-major  none   : S + (mn/8)*SBO + (mn%8)*16 + (kb/16)*LBO + kb%16
+//   K-major  W      : S + (mn/8)*SBO + (mn%8)*W  + kb                         (kb < W)
+//   MN-major none   : S + (rb/16)*SBO + (k/8)*LBO + (k%8)*16 + rb%16
+//   MN-major W      : S + (rb/W)*LBO  + (k/8)*SBO + (k%8)*W  + rb%W
+//   MN-major 32B-atom: S + (rb/128)*LBO + (k/4)*SBO + (k%4)*128 + rb%128
+// then the swizzle of the descriptor's layout on the absolute address with its base offset
+// (swizzle.h). Note the LBO/SBO roles swap between MN-major none and swizzled (§9.7.16.3.1).
+//
+// Domain: K-major swizzled layouts hold K only within one swizzle row (LBO is "not used, assumed
+// 1", §9.7.15.5.1.2.1.1): k < max_k(). A K-step moves the start address instead (CUTLASS
+// DescriptorIterator). Everything else is unbounded.
+//
+// Speed: make() turns the descriptor into a plan once; locate() is then two affine terms, a
+// multiply for the sub-byte position and an XOR — no branches (bench/bench_layouts.cc).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "isa/descriptors/smem_desc.h"
+#include "isa/diag.h"
+#include "isa/layouts/element_format.h"
+#include "isa/layouts/swizzle.h"
+
+namespace tcsim::isa {
+
+// K-major: K is the contiguous dimension (idesc transpose bit 0, wgmma imm-trans 0);
+// MN-major: M (for A) or N (for B) is contiguous (transpose bit 1). PTX §9.7.16.10.6.
+enum class Major : uint8_t { K, MN };
+constexpr std::string_view major_name(Major m) { return m == Major::K ? "k" : "mn"; }
+std::optional<Major> parse_major(std::string_view s);  // "k"/"K", "mn"/"MN"/"m"/"n"
+
+// A byte address and, for sub-byte elements, the bit of that byte where the element's least
+// significant bit sits (0 for 8-bit and wider elements).
+struct SmemLocation {
+  uint32_t byte = 0;
+  uint8_t bit = 0;
+  friend constexpr bool operator==(SmemLocation a, SmemLocation b) {
+    return a.byte == b.byte && a.bit == b.bit;
+  }
+};
+
+class CanonicalLayout {
+ public:
+  // Refuses what has no canonical layout: K-major with the 128B/32B-atom layout (CUTLASS
+  // static_assert; PTX Table 51 allows that mode only for MN-major tf32), MN-major 4/6-bit
+  // operands (Table 51: they must be K-major), and the absolute-LBO mode (sm_103a, bit 52),
+  // which PTX describes only in a figure.
+  static Expected<CanonicalLayout> make(const SmemDesc& desc, ElementFormat elem, Major major);
+
+  SmemLocation locate(uint32_t mn, uint32_t k) const {
+    const uint32_t pm = (mn & mn_.elem_mask) * elem_.bits;
+    const uint32_t pk = (k & k_.elem_mask) * elem_.bits;
+    const uint32_t addr = start_ + mn_.term(mn, pm) + k_.term(k, pk);
+    return {swizzle_.apply(addr, base_offset_), uint8_t((pm | pk) & 7)};
+  }
+  uint32_t byte_address(uint32_t mn, uint32_t k) const { return locate(mn, k).byte; }
+
+  // Bulk forms for the simulator: `count` elements along K of row mn, from k0; and a whole
+  // mn_count x k_count tile from (mn0, k0), row-major (out[i*k_count + j] = (mn0+i, k0+j)).
+  void locate_row(uint32_t mn, uint32_t k0, uint32_t count, SmemLocation* out) const;
+  void locate_tile(uint32_t mn0, uint32_t mn_count, uint32_t k0, uint32_t k_count,
+                   SmemLocation* out) const;
+
+  // Largest K extent (elements) one descriptor covers; 0 = unbounded. K-major swizzled: the
+  // elements of one W-byte swizzle row.
+  uint32_t max_k() const { return max_k_; }
+  Major major() const { return major_; }
+  ElementFormat element_format() const { return elem_; }
+  SwizzleMode layout() const { return layout_; }
+  // Bytes of one MN row (K-major) / K row (MN-major) inside a swizzle atom: 16 for none, W else.
+  uint32_t row_bytes() const { return row_bytes_; }
+  // The formula above with this descriptor's numbers filled in, for people.
+  std::string describe() const;
+
+ private:
+  // One coordinate's contribution: u = x >> elem_shift (16-byte units along a contiguous
+  // coordinate; the coordinate itself along a strided one), then
+  //   (u >> group_shift) * group_stride + (u & in_group_mask) * in_group_stride + bitpos / 8.
+  struct Axis {
+    uint32_t elem_shift = 0, elem_mask = 0;
+    uint32_t group_shift = 0, in_group_mask = 0;
+    uint32_t group_stride = 0, in_group_stride = 0;
+    uint32_t term(uint32_t x, uint32_t bitpos) const {
+      const uint32_t u = x >> elem_shift;
+      return (u >> group_shift) * group_stride + (u & in_group_mask) * in_group_stride +
+             (bitpos >> 3);
+    }
+  };
+
+  CanonicalLayout() = default;
+  Axis mn_, k_;
+  uint32_t start_ = 0, base_offset_ = 0, max_k_ = 0, row_bytes_ = 16;
+  SwizzleBits swizzle_{};
+  ElementFormat elem_{};
+  Major major_ = Major::K;
+  SwizzleMode layout_ = SwizzleMode::None;
+  SmemDesc desc_{};
+};
+
+}  // namespace tcsim::isa
