@@ -1,5 +1,6 @@
 #include "isa/layouts/canonical_layout.h"
 
+#include <algorithm>
 #include <bit>
 
 #include <fmt/core.h>
@@ -37,68 +38,93 @@ Expected<CanonicalLayout> CanonicalLayout::make(const SmemDesc& desc, ElementFor
   p.major_ = major;
   p.layout_ = desc.layout;
   p.start_ = desc.start_address;
-  p.swizzle_ = swizzle_bits(desc.layout);
+  p.swizzle_bits_ = swizzle_bits(desc.layout);
   // "Matrix base offset ... valid for all swizzling modes except the no-swizzle mode" (§9.7.15.5
   // .1.2.2); the XOR of the none layout is empty anyway.
   p.base_offset_ = desc.layout == SwizzleMode::None ? 0 : (desc.base_offset & 7u);
+  p.swizzle_ = SwizzleTable::make(p.swizzle_bits_, p.base_offset_);
 
   const bool swz = desc.layout != SwizzleMode::None;
-  const uint32_t w = p.swizzle_.span_bytes();  // row bytes: 16 (none), 32, 64, 128
-  const uint32_t units = w / 16;                // 16-byte units per row
+  const uint32_t w = p.swizzle_bits_.span_bytes();  // row bytes: 16 (none), 32, 64, 128
+  const uint32_t units = w / 16;                     // 16-byte units per row
   const uint32_t tshift = std::countr_zero(unsigned(t));
-  const uint32_t ushift = std::countr_zero(units);
   p.row_bytes_ = w;
 
-  Axis contiguous{tshift, uint32_t(t - 1), 0, 0, 0, 0};
-  Axis strided{0, 0, 3, 7, 0, w};
+  // Contiguous coordinate (K for K-major, MN for MN-major): x = unit * T + element.
+  Axis contiguous;
+  contiguous.elem_mask = uint32_t(t - 1);
+  contiguous.in_group_mul = 32u / uint32_t(t);
+  // Strided coordinate: x = group * 8 + row (x = group * 4 + row for the 32-byte-atom layout).
+  Axis strided;
+  const bool four_rows = desc.layout == SwizzleMode::B128Base32B;
+  strided.group_shift = four_rows ? 2 : 3;
+  strided.in_group_mask = four_rows ? 3 : 7;
+  strided.in_group_mul = 2 * w;
+  if (swz) {  // the contiguous coordinate runs along a W-byte row of `units` units
+    contiguous.group_shift = tshift + std::countr_zero(units);
+    contiguous.in_group_mask = (units - 1) << tshift;
+  } else {    // one unit per group: the next 16 bytes are a core matrix away
+    contiguous.group_shift = tshift;
+  }
   if (major == Major::K) {
     strided.group_stride = desc.sbo;  // next 8 MN rows
-    if (swz) {  // K runs contiguously along the W-byte row
-      contiguous.group_shift = ushift;
-      contiguous.in_group_mask = units - 1;
-      contiguous.in_group_stride = 16;
-      p.max_k_ = units * uint32_t(t);
-    } else {  // next 16-byte K chunk (next core matrix along K)
-      contiguous.group_stride = desc.lbo;
-    }
+    // K-major swizzled: K only within the row (LBO "not used, assumed 1"); none: next K chunk.
+    contiguous.group_stride = swz ? 0 : desc.lbo;
+    if (swz) p.max_k_ = units * uint32_t(t);
     p.mn_ = strided;
     p.k_ = contiguous;
   } else {
-    if (swz) {
-      contiguous.group_shift = ushift;  // next W-byte MN atom
-      contiguous.in_group_mask = units - 1;
-      contiguous.group_stride = desc.lbo;
-      contiguous.in_group_stride = 16;
-      strided.group_stride = desc.sbo;  // next 8 (or 4) K rows
-      if (desc.layout == SwizzleMode::B128Base32B) {
-        strided.group_shift = 2;
-        strided.in_group_mask = 3;
-      }
-    } else {
-      contiguous.group_stride = desc.sbo;  // next T-element MN chunk
-      strided.group_stride = desc.lbo;     // next 8 K rows
-    }
+    // §9.7.16.3.1: MN-major swizzled: LBO = next W-byte MN atom, SBO = next 8 (4) K rows;
+    // MN-major none: SBO = next T-element MN chunk, LBO = next 8 K rows.
+    contiguous.group_stride = swz ? desc.lbo : desc.sbo;
+    strided.group_stride = swz ? desc.sbo : desc.lbo;
     p.mn_ = contiguous;
     p.k_ = strided;
   }
   return p;
 }
 
+// The bulk forms hoist what is constant: along the contiguous coordinate a 16-byte unit has one
+// address and one swizzle XOR (the XOR never leaves its 128-byte line), so each element is an
+// add of its in-unit offset; along the strided coordinate each element is a row of its own.
+void CanonicalLayout::contiguous_run(uint32_t base, uint32_t x0, uint32_t count,
+                                     const Axis& axis, SmemLocation* out, size_t step) const {
+  const uint32_t t_mask = axis.elem_mask, bits = elem_.bits;
+  uint32_t x = x0;
+  const uint32_t end = x0 + count;
+  while (x < end) {
+    const uint32_t unit_x = x & ~t_mask;
+    const uint32_t unit_addr = base + axis.term(unit_x);
+    const uint32_t x_or = swizzle_.apply(unit_addr) ^ unit_addr;
+    const uint32_t stop = std::min(end, unit_x + t_mask + 1);
+    uint32_t bitpos = (x & t_mask) * bits;
+    for (; x < stop; ++x, bitpos += bits, out += step)
+      *out = {(unit_addr + (bitpos >> 3)) ^ x_or, uint8_t(bitpos & 7)};
+  }
+}
+
 void CanonicalLayout::locate_row(uint32_t mn, uint32_t k0, uint32_t count,
                                  SmemLocation* out) const {
-  const uint32_t pm = (mn & mn_.elem_mask) * elem_.bits;
-  const uint32_t row = start_ + mn_.term(mn, pm);
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t k = k0 + i;
-    const uint32_t pk = (k & k_.elem_mask) * elem_.bits;
-    const uint32_t addr = row + k_.term(k, pk);
-    out[i] = {swizzle_.apply(addr, base_offset_), uint8_t((pm | pk) & 7)};
+  if (major_ == Major::K) {
+    contiguous_run(start_ + mn_.term(mn), k0, count, k_, out, 1);
+    return;
   }
+  const uint32_t bitpos = (mn & mn_.elem_mask) * elem_.bits;
+  const uint32_t row = start_ + mn_.term(mn) + (bitpos >> 3);
+  for (uint32_t i = 0; i < count; ++i)
+    out[i] = {swizzle_.apply(row + k_.term(k0 + i)), uint8_t(bitpos & 7)};
 }
 
 void CanonicalLayout::locate_tile(uint32_t mn0, uint32_t mn_count, uint32_t k0, uint32_t k_count,
                                   SmemLocation* out) const {
-  for (uint32_t i = 0; i < mn_count; ++i) locate_row(mn0 + i, k0, k_count, out + size_t(i) * k_count);
+  if (major_ == Major::K) {
+    for (uint32_t i = 0; i < mn_count; ++i)
+      contiguous_run(start_ + mn_.term(mn0 + i), k0, k_count, k_, out + size_t(i) * k_count, 1);
+    return;
+  }
+  // MN-major: walk each K row along its contiguous MN run (column j of the output).
+  for (uint32_t j = 0; j < k_count; ++j)
+    contiguous_run(start_ + k_.term(k0 + j), mn0, mn_count, mn_, out + j, k_count);
 }
 
 std::string CanonicalLayout::describe() const {
@@ -132,11 +158,11 @@ std::string CanonicalLayout::describe() const {
                       desc_.lbo, desc_.sbo, w, w, contiguous_bytes("mn"));
   }
   std::string swz = "no swizzle";
-  if (swizzle_.phase_mask) {
-    const int lo = swizzle_.atom_shift;
-    const int hi = lo + std::countr_one(unsigned(swizzle_.phase_mask)) - 1;
+  if (swizzle_bits_.phase_mask) {
+    const int lo = swizzle_bits_.atom_shift;
+    const int hi = lo + std::countr_one(unsigned(swizzle_bits_.phase_mask)) - 1;
     swz = fmt::format("then bits {}-{} ^= ((addr >> 7) - {}) & {}", lo, hi, base_offset_,
-                      swizzle_.phase_mask);
+                      swizzle_bits_.phase_mask);
   }
   return fmt::format("{}-major {}, {}: addr(mn,k) = {}; {}", major_ == Major::K ? "K" : "MN",
                      layout_label(layout_), describe_format(elem_), f, swz);

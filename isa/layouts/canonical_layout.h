@@ -30,6 +30,7 @@
 // Speed: make() turns the descriptor into a plan once; locate() is then two affine terms, a
 // multiply for the sub-byte position and an XOR — no branches (bench/bench_layouts.cc).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,10 +68,11 @@ class CanonicalLayout {
   static Expected<CanonicalLayout> make(const SmemDesc& desc, ElementFormat elem, Major major);
 
   SmemLocation locate(uint32_t mn, uint32_t k) const {
-    const uint32_t pm = (mn & mn_.elem_mask) * elem_.bits;
-    const uint32_t pk = (k & k_.elem_mask) * elem_.bits;
-    const uint32_t addr = start_ + mn_.term(mn, pm) + k_.term(k, pk);
-    return {swizzle_.apply(addr, base_offset_), uint8_t((pm | pk) & 7)};
+    // One of the two masks is 0 (only the contiguous coordinate has elements within a unit),
+    // so this is that coordinate's element index inside its 16-byte unit.
+    const uint32_t bitpos = ((mn & mn_.elem_mask) | (k & k_.elem_mask)) * elem_.bits;
+    const uint32_t addr = start_ + mn_.term(mn) + k_.term(k) + (bitpos >> 3);
+    return {swizzle_.apply(addr), uint8_t(bitpos & 7)};
   }
   uint32_t byte_address(uint32_t mn, uint32_t k) const { return locate(mn, k).byte; }
 
@@ -92,24 +94,30 @@ class CanonicalLayout {
   std::string describe() const;
 
  private:
-  // One coordinate's contribution: u = x >> elem_shift (16-byte units along a contiguous
-  // coordinate; the coordinate itself along a strided one), then
-  //   (u >> group_shift) * group_stride + (u & in_group_mask) * in_group_stride + bitpos / 8.
+  // One coordinate's contribution, as one variable shift and two multiplies:
+  //   (x >> group_shift) * group_stride + (((x & in_group_mask) * in_group_mul) >> 1)
+  // Contiguous coordinate: group = the 16-byte units of one row (swizzled) or one unit (none);
+  // in_group_mask selects the unit-in-row bits of x and in_group_mul = 32 / T turns them into
+  // unit * 16 bytes. Strided coordinate: group = 8 rows (4 for the 32-byte-atom layout),
+  // in_group_mul = 2 * row bytes. (The final >> 1 keeps T = 32 exact.)
   struct Axis {
-    uint32_t elem_shift = 0, elem_mask = 0;
-    uint32_t group_shift = 0, in_group_mask = 0;
-    uint32_t group_stride = 0, in_group_stride = 0;
-    uint32_t term(uint32_t x, uint32_t bitpos) const {
-      const uint32_t u = x >> elem_shift;
-      return (u >> group_shift) * group_stride + (u & in_group_mask) * in_group_stride +
-             (bitpos >> 3);
+    uint32_t elem_mask = 0;  // element-within-unit bits (contiguous coordinate only)
+    uint32_t group_shift = 0, group_stride = 0;
+    uint32_t in_group_mask = 0, in_group_mul = 0;
+    uint32_t term(uint32_t x) const {
+      return (x >> group_shift) * group_stride + (((x & in_group_mask) * in_group_mul) >> 1);
     }
   };
 
   CanonicalLayout() = default;
+  // Elements x0 .. x0+count-1 of the contiguous coordinate from row address `base`; out
+  // advances by `step` entries per element.
+  void contiguous_run(uint32_t base, uint32_t x0, uint32_t count, const Axis& axis,
+                      SmemLocation* out, size_t step) const;
   Axis mn_, k_;
   uint32_t start_ = 0, base_offset_ = 0, max_k_ = 0, row_bytes_ = 16;
-  SwizzleBits swizzle_{};
+  SwizzleTable swizzle_{};
+  SwizzleBits swizzle_bits_{};
   ElementFormat elem_{};
   Major major_ = Major::K;
   SwizzleMode layout_ = SwizzleMode::None;

@@ -64,9 +64,27 @@ struct SwizzleBits {
   constexpr uint32_t span_bytes() const { return phase_mask ? (phase_mask + 1u) << atom_shift : 16u; }
   // The physical byte address of logical byte address `addr` with base offset `base`.
   constexpr uint32_t apply(uint32_t addr, uint32_t base = 0) const {
-    uint32_t a = addr ^ ((((addr >> 7) - base) & phase_mask) << atom_shift);
-    if (flip_8b) a ^= (addr >> 4) & 8u;  // bit 7 (odd line) -> bit 3 (8-byte half)
-    return a;
+    // flip: bit 7 (odd line) -> bit 3 (8-byte half); branch-free
+    return addr ^ ((((addr >> 7) - base) & phase_mask) << atom_shift) ^
+           ((addr >> 4) & (uint32_t(flip_8b) << 3));
+  }
+};
+
+// The same permutation as a lookup: the XOR for each of the 8 line phases, so that applying it
+// costs a shift, a subtract, a mask and a load (no variable shift). Equal to SwizzleBits::apply
+// for every address; the 8-byte flip (TMA only, always base 0) rides on the phase's low bit.
+struct SwizzleTable {
+  uint32_t xor_for_phase[8] = {};
+  uint32_t base = 0;
+  constexpr uint32_t apply(uint32_t addr) const {
+    return addr ^ xor_for_phase[((addr >> 7) - base) & 7];
+  }
+  static constexpr SwizzleTable make(SwizzleBits b, uint32_t base_offset = 0) {
+    SwizzleTable t;
+    t.base = b.phase_mask ? (base_offset & 7u) : 0u;
+    for (uint32_t p = 0; p < 8; ++p)
+      t.xor_for_phase[p] = ((p & b.phase_mask) << b.atom_shift) | (b.flip_8b && (p & 1) ? 8u : 0u);
+    return t;
   }
 };
 

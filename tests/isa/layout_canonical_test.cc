@@ -270,14 +270,46 @@ TEST_CASE("bijection onto the tile's bytes: every major x layout x element width
 }
 
 TEST_CASE("bulk forms agree with locate") {
-  const auto p = plan(desc(0x400, 16, 1024, SwizzleMode::B128), dense_format(16), Major::K);
-  std::vector<SmemLocation> tile(128 * 64);
-  p.locate_tile(0, 128, 0, 64, tile.data());
-  for (uint32_t mn = 0; mn < 128; ++mn)
-    for (uint32_t k = 0; k < 64; ++k) CHECK(tile[mn * 64 + k] == p.locate(mn, k));
-  std::vector<SmemLocation> row(16);
-  p.locate_row(77, 8, 16, row.data());
-  for (uint32_t i = 0; i < 16; ++i) CHECK(row[i] == p.locate(77, 8 + i));
+  struct Case {
+    SmemDesc d;
+    ElementFormat f;
+    Major m;
+  };
+  const Case cases[] = {
+      {desc(0x400, 16, 1024, SwizzleMode::B128), dense_format(16), Major::K},
+      {desc(0x580, 16, 1024, SwizzleMode::B128, 3), dense_format(16), Major::K},
+      {desc(0x400, 128, 1024, SwizzleMode::None), padded_format(6), Major::K},
+      {desc(0x400, 16, 1024, SwizzleMode::B64), dense_format(4), Major::K},
+      {desc(0x400, 512, 4096, SwizzleMode::B64), dense_format(16), Major::MN},
+      {desc(0x400, 2048, 256, SwizzleMode::None), dense_format(8), Major::MN},
+      {desc(0x400, 512, 2048, SwizzleMode::B128Base32B), dense_format(32), Major::MN},
+  };
+  for (const Case& c : cases) {
+    const auto p = plan(c.d, c.f, c.m);
+    const uint32_t nk = p.max_k() ? p.max_k() - 3 : 45;  // odd extents: partial units
+    std::vector<SmemLocation> tile(77 * nk);
+    p.locate_tile(3, 77, 3, nk, tile.data());
+    bool same = true;
+    for (uint32_t i = 0; i < 77; ++i)
+      for (uint32_t j = 0; j < nk; ++j) same &= tile[i * nk + j] == p.locate(3 + i, 3 + j);
+    CHECK(same);
+    std::vector<SmemLocation> row(nk);
+    p.locate_row(41, 3, nk, row.data());
+    for (uint32_t j = 0; j < nk; ++j) same &= row[j] == p.locate(41, 3 + j);
+    CHECK(same);
+  }
+}
+
+TEST_CASE("the swizzle lookup table is the same permutation") {
+  for (TmaSwizzle s : kTmaSwizzles)
+    for (uint32_t base = 0; base < 8; ++base) {
+      if (s == TmaSwizzle::B128Atom32BFlip8B && base) continue;  // TMA only: base 0
+      const SwizzleBits b = swizzle_bits(s);
+      const SwizzleTable t = SwizzleTable::make(b, base);
+      bool same = true;
+      for (uint32_t a = 0; a < 8192; ++a) same &= t.apply(a) == b.apply(a, b.phase_mask ? base : 0);
+      CHECK(same);
+    }
 }
 
 TEST_CASE("describe() spells out the formula") {
