@@ -129,12 +129,10 @@ void CanonicalLayout::locate_tile(uint32_t mn0, uint32_t mn_count, uint32_t k0, 
 
 std::string CanonicalLayout::describe() const {
   const int bits = elem_.bits;
-  const std::string cb = bits % 8 == 0 ? fmt::format("{}*{}", "{c}", bits / 8)
-                                       : fmt::format("{}*{}/8", "{c}", bits);
+  // Byte offset of element x along the contiguous coordinate (padded units: 16 per 16 bytes).
   auto contiguous_bytes = [&](std::string_view c) {
-    std::string s = cb;
-    s.replace(s.find("{c}"), 3, c);
-    return s;
+    if (elem_.padded()) return fmt::format("16*({}/16) + ({}%16)*{}/8", c, c, bits);
+    return bits % 8 == 0 ? fmt::format("{}*{}", c, bits / 8) : fmt::format("{}*{}/8", c, bits);
   };
   std::string f;
   const std::string start = fmt::format("0x{:x}", start_);

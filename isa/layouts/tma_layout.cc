@@ -114,7 +114,7 @@ std::string TmaLayout::describe() const {
   std::string dims;
   for (int d = 0; d < box_.rank; ++d)
     dims += fmt::format("{}{}", d ? " x " : "", extent_[d]);
-  return fmt::format("TMA box {} ({}), swizzle {}, interleave {}, dstMem 0x{:x}: row pitch {} B "
+  return fmt::format("box {} ({}), swizzle {}, interleave {}, dstMem 0x{:x}: row pitch {} B "
                      "({} B of data), {} B in all",
                      dims, describe_format(elem_), tma_swizzle_name(box_.swizzle),
                      tma_interleave_name(box_.interleave), dst_, stride_[1], inner_bytes_, bytes_);
