@@ -91,6 +91,32 @@ TmemLdStMap::Cell TmemLdStMap::locate(uint32_t t, uint32_t j, uint32_t half) con
   return {uint16_t(lane), uint16_t(split + col)};
 }
 
+std::optional<TmemLdStMap::Slot> TmemLdStMap::slot(uint32_t lane, uint32_t column) const {
+  if (lane >= lanes() || column >= columns_) return std::nullopt;
+  uint32_t split = 0;
+  const uint32_t span = columns_ - (shape_ == TmemLdStShape::S16x32bx2 ? split_ : 0);
+  if (shape_ == TmemLdStShape::S16x32bx2 && column >= split_ &&
+      (column >= span || split_ >= span))  // in the second half (first half wins an overlap)
+    split = split_;
+  const uint32_t c = column - split;
+  const uint32_t cl = pack16_ ? c / 2 : c, half = pack16_ ? c % 2 : 0;
+  uint32_t t = 0, j = 0;
+  switch (shape_) {
+    case TmemLdStShape::S32x32b: t = lane, j = cl; break;
+    // lane = t/4 + 8(t%2), cl = (t/2)%2 + 2j
+    case TmemLdStShape::S16x64b: t = 4 * (lane % 8) + 2 * (cl % 2) + lane / 8, j = cl / 2; break;
+    // lane = t/4 + 8(j%2), cl = t%4 + 4(j/2)
+    case TmemLdStShape::S16x128b: t = 4 * (lane % 8) + cl % 4, j = 2 * (cl / 4) + lane / 8; break;
+    // lane = t/4 + 8((j/2)%2), cl = 2(t%4) + j%2 + 8(j/4)
+    case TmemLdStShape::S16x256b:
+      t = 4 * (lane % 8) + (cl % 8) / 2, j = 4 * (cl / 8) + 2 * (lane / 8) + cl % 2;
+      break;
+    case TmemLdStShape::S16x32bx2: t = lane + (split ? 16 : 0), j = cl; break;
+  }
+  if (j >= regs_) return std::nullopt;
+  return Slot{uint16_t(t), uint16_t(j), uint8_t(half)};
+}
+
 std::string TmemLdStMap::describe() const {
   return fmt::format("tcgen05.ld/st .{}.x{}{}: {} registers per thread, {} lanes x {} columns",
                      tmem_ldst_shape_name(shape_), num_, pack16_ ? ".pack::16b" : "", regs_,

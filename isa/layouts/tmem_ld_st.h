@@ -58,6 +58,19 @@ class TmemLdStMap {
   // or behind its bits [16*half, 16*half + 16) (packed; that cell's bits [0,16)).
   Cell locate(uint32_t t, uint32_t reg, uint32_t half = 0) const;
 
+  // The inverse: which thread / register (/ half, when packed) moves the cell (lane, column),
+  // relative to taddr; nullopt if the access does not touch it. For a .16x32bx2 whose split
+  // offset is smaller than a half's span, a cell of both halves answers the lower thread.
+  struct Slot {
+    uint16_t thread = 0;
+    uint16_t reg = 0;
+    uint8_t half = 0;
+    friend constexpr bool operator==(Slot a, Slot b) {
+      return a.thread == b.thread && a.reg == b.reg && a.half == b.half;
+    }
+  };
+  std::optional<Slot> slot(uint32_t lane, uint32_t column) const;
+
   TmemLdStShape shape() const { return shape_; }
   uint32_t num() const { return num_; }
   bool packed() const { return pack16_; }

@@ -161,6 +161,18 @@ TEST_CASE("every shape, .num and packing is a bijection onto lanes x columns") {
               cells.insert({c.lane, c.column});
               in_range &= c.lane < m->lanes() && c.column < m->columns();
             }
+        // The inverse map returns every (thread, register, half).
+        bool inverse_ok = true;
+        for (uint32_t t = 0; t < 32; ++t)
+          for (uint32_t j = 0; j < m->registers(); ++j)
+            for (uint32_t h = 0; h < (pack ? 2u : 1u); ++h) {
+              const auto c = m->locate(t, j, h);
+              const auto sl = m->slot(c.lane, c.column);
+              inverse_ok &= sl && *sl == TmemLdStMap::Slot{uint16_t(t), uint16_t(j), uint8_t(h)};
+            }
+        CHECK(inverse_ok);
+        CHECK_FALSE(m->slot(m->lanes(), 0));
+        CHECK_FALSE(m->slot(0, m->columns()));
         const size_t pieces = size_t(32) * m->registers() * (pack ? 2 : 1);
         CHECK(cells.size() == pieces);                               // injective
         CHECK(cells.size() == size_t(m->lanes()) * m->columns());    // onto
