@@ -1,6 +1,6 @@
 // `tcsim layout` and `tcsim check-layout` end to end (interfaces outside checks rely on: options,
 // output, exit codes 0 / 1 / 2). Expected addresses are the hand-worked values of
-// tests/isa/layout_canonical_test.cc and tcsim.md §17 S1.
+// tests/isa/layout_canonical_test.cc and tcgen05.md §17 S1.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
