@@ -256,6 +256,10 @@ std::optional<LayoutFix> search_fix(const TmaMmaTile& tile, const TmaLayout& tma
 std::string explain_without_fix(const TmaMmaTile& tile, const TmaLayout& tma,
                                 const Candidate& orig) {
   std::vector<std::string> why;
+  if (const auto want = mma_layout_for(tile.tma_swizzle); want && *want != orig.desc.layout)
+    why.push_back(fmt::format("descriptor layout {}, tile written with {} (its layout is {})",
+                              layout_label(orig.desc.layout), tma_swizzle_words(tile.tma_swizzle),
+                              layout_label(*want)));
   if (!mma_layout_for(tile.tma_swizzle))
     why.push_back(fmt::format("TMA {} has no tcgen05/wgmma descriptor counterpart (they read "
                               "16-byte atoms, or 32-byte atoms in MN-major SWIZZLE_128B_BASE32B)",
