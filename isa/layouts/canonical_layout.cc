@@ -7,12 +7,6 @@
 
 namespace tcsim::isa {
 
-std::optional<Major> parse_major(std::string_view s) {
-  if (s == "k" || s == "K") return Major::K;
-  if (s == "mn" || s == "MN" || s == "m" || s == "n" || s == "M" || s == "N") return Major::MN;
-  return std::nullopt;
-}
-
 Expected<CanonicalLayout> CanonicalLayout::make(const SmemDesc& desc, ElementFormat elem,
                                                 Major major) {
   const int t = elem.per_16b;

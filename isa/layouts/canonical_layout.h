@@ -45,11 +45,8 @@
 
 namespace tcsim::isa {
 
-// K-major: K is the contiguous dimension (idesc transpose bit 0, wgmma imm-trans 0);
-// MN-major: M (for A) or N (for B) is contiguous (transpose bit 1). PTX §9.7.16.10.6.
-enum class Major : uint8_t { K, MN };
-constexpr std::string_view major_name(Major m) { return m == Major::K ? "k" : "mn"; }
-std::optional<Major> parse_major(std::string_view s);  // "k"/"K", "mn"/"MN"/"m"/"n"
+// Major (K / MN), major_name and parse_major come from isa/descriptors/smem_desc.h: K-major =
+// K contiguous (idesc transpose bit 0), MN-major = M or N contiguous (PTX ISA §9.7.16.10.6).
 
 // A byte address and, for sub-byte elements, the bit of that byte where the element's least
 // significant bit sits (0 for 8-bit and wider elements).

@@ -58,6 +58,22 @@ TEST_CASE("tcsim layout: the address table") {
   CHECK(r.err.empty());
 }
 
+TEST_CASE("tcsim layout --arch sm_90a reads the wgmma encoding of the same tile") {
+  // tcgen05.md §17 S1: the wgmma descriptor of the S1 tile is 0x4000004000010040 (128B = code 1 at
+  // bits 62-63, no version bit 46): same addresses as the tcgen05 descriptor.
+  const Result a = tcsim("layout --desc 0x4000004000010040 --arch sm_90a --dtype bf16 --major k "
+                         "--mn 16 --k 64 --json");
+  const Result b = tcsim("layout --desc " + kS1 + " --dtype bf16 --major k --mn 16 --k 64 --json");
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  CHECK(nlohmann::json::parse(a.out)["addresses"] == nlohmann::json::parse(b.out)["addresses"]);
+  CHECK(nlohmann::json::parse(a.out)["descriptor"]["violations"].empty());
+  const Result c = tcsim("check-layout --tma-swizzle 128b --box 64,64 --dtype bf16 --desc "
+                         "0x4000004000010040 --arch sm_90a --major k");
+  CHECK(c.exit_code == 0);
+  CHECK(has(tcsim("help").out, "check-layout --tma-swizzle S --box A,B"));
+}
+
 TEST_CASE("tcsim layout --json") {
   const Result r = tcsim("layout --desc " + kS1 + " --dtype bf16 --major k --mn 16 --k 64 --json");
   REQUIRE(r.exit_code == 0);
@@ -110,6 +126,7 @@ TEST_CASE("tcsim layout: bad input is one line and exit 2") {
            "layout --desc " + kS1 + " --dtype bf16 --major k --mn 8 --k 128",  // > one SW128 row
            "layout --desc " + kS1 + " --dtype e2m1 --major mn --mn 8 --k 8",   // fp4 MN-major
            "layout --desc " + kS1 + " --dtype bf16 --major k --mn 8 --k 8 --bogus",
+           "layout --desc 0x6000404000010040 --dtype bf16 --major k --mn 8 --k 8",  // code 3
        }) {
     CAPTURE(args);
     const Result r = tcsim(args);

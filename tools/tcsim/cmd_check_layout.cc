@@ -148,6 +148,13 @@ int run_check_layout(Args args) {
   if (!f) throw UsageError(f.error().message);
   const SmemDesc d = decode_smem_desc(*o.desc, o.arch);
   const Violations violations = validate_smem_desc(d, o.arch);
+  // A reserved layout code has no layout to show (the descriptor's other violations are warnings).
+  if (has_tcgen05(o.arch) && (d.raw_layout_code == 3 || d.raw_layout_code == 5 ||
+                              d.raw_layout_code == 7))
+    throw UsageError(fmt::format("--desc 0x{:016x}: layout code {} (bits 61-63) is invalid; legal: "
+                                 "0 none, 1 128B with 32B atoms, 2 128B, 4 64B, 6 32B (PTX ISA "
+                                 "§9.7.16.4.1 Table 40)",
+                                 *o.desc, d.raw_layout_code));
   TmaMmaTile tile{*o.swizzle, o.box->first, o.box->second, *f, d, *o.major, has_tcgen05(o.arch)};
   auto rep = check_tma_mma_layout(tile);
   if (!rep) throw UsageError(rep.error().message);

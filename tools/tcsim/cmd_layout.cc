@@ -310,6 +310,13 @@ int run_layout(Args args) {
   const ElementFormat f = *fmt_ok;
   const SmemDesc d = decode_smem_desc(*o.desc, o.arch);
   const Violations violations = validate_smem_desc(d, o.arch);
+  // A reserved layout code has no layout to show (the descriptor's other violations are warnings).
+  if (has_tcgen05(o.arch) && (d.raw_layout_code == 3 || d.raw_layout_code == 5 ||
+                              d.raw_layout_code == 7))
+    throw UsageError(fmt::format("--desc 0x{:016x}: layout code {} (bits 61-63) is invalid; legal: "
+                                 "0 none, 1 128B with 32B atoms, 2 128B, 4 64B, 6 32B (PTX ISA "
+                                 "§9.7.16.4.1 Table 40)",
+                                 *o.desc, d.raw_layout_code));
   auto plan_ok = CanonicalLayout::make(d, f, *o.major);
   if (!plan_ok) throw UsageError(plan_ok.error().message);
   const CanonicalLayout& plan = *plan_ok;
