@@ -35,13 +35,13 @@
 #include <string_view>
 
 #include "isa/descriptors/smem_desc.h"
+#include "isa/descriptors/tensor_map.h"
 
 namespace tcsim::isa {
 
-// CUtensorMapSwizzle, in the driver's order (cuda.h: NONE = 0 ... 128B_ATOM_64B = 6).
-enum class TmaSwizzle : uint8_t {
-  None, B32, B64, B128, B128Atom32B, B128Atom32BFlip8B, B128Atom64B,
-};
+// CUtensorMapSwizzle, in the driver's order (cuda.h: NONE = 0 ... 128B_ATOM_64B = 6): the
+// tensor-map vocabulary of isa/descriptors, one enum for both layers.
+using TmaSwizzle = TensorMapSwizzle;
 inline constexpr TmaSwizzle kTmaSwizzles[] = {
     TmaSwizzle::None,        TmaSwizzle::B32,        TmaSwizzle::B64,
     TmaSwizzle::B128,        TmaSwizzle::B128Atom32B, TmaSwizzle::B128Atom32BFlip8B,

@@ -36,8 +36,8 @@
 
 namespace tcsim::isa {
 
-// CUtensorMapInterleave (cuda.h order).
-enum class TmaInterleave : uint8_t { None, B16, B32 };
+// CUtensorMapInterleave (cuda.h order), the tensor-map vocabulary of isa/descriptors.
+using TmaInterleave = TensorMapInterleave;
 std::string_view tma_interleave_name(TmaInterleave i);  // "none", "16b", "32b"
 
 struct TmaBox {
