@@ -43,6 +43,7 @@ std::string float_str(isa::DType f, uint64_t code) {
   const double v = f == isa::DType::F64 ? std::bit_cast<double>(code) : models::to_double(f, code);
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (f == isa::DType::F32) return fmt::format("{}", static_cast<float>(v));  // shortest f32 repr
   return fmt::format("{}", v);
 }
 
