@@ -2,7 +2,7 @@
 // value depends only on (seed, i) — never on the buffer's size, the order of generation or the
 // machine — and the same code runs in tcsim and tcsim-hw (this library is shared by both).
 //
-// Algorithm (documented in docs/launch_spec_init.md; the tests pin values for fixed seeds):
+// Algorithm (documented in docs/launch_spec.md "Initialisation"; the tests pin values for fixed seeds):
 //   mix64(z)        = splitmix64's finaliser (Steele, Lea, Flood, "Fast splittable pseudorandom
 //                     number generators", OOPSLA 2014; the constants of Vigna's splitmix64.c):
 //                       z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
