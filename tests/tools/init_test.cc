@@ -78,6 +78,10 @@ TEST_CASE("init: fill 1.5 in every float dtype (hand-encoded)") {
   CHECK(first_code(fill(1.5), SpecDType::UE4M3) == 0x3cu);                // 0111 100, no sign
   CHECK(first_code(fill(2.0), SpecDType::UE8M0) == 0x80u);                // 2^(128-127)
   CHECK(first_code(fill(-2.0), SpecDType::BF16) == 0xc000u);
+  CHECK(first_code(fill(3.0), SpecDType::UE8M0) == 0x81u);   // ue8m0 rounds up (.rp): 3 -> 4 = 2^(129-127)
+  CHECK(first_code(fill(0.0), SpecDType::UE8M0) == 0x00u);   // no zero: 2^-127
+  CHECK(first_code(fill(std::nan("")), SpecDType::F32) == 0x7fffffffu);  // PTX canonical NaN
+  CHECK(first_code(fill(std::nan("")), SpecDType::E4M3) == 0x7fu);
   CHECK(first_code(fill(0.1), SpecDType::BF16) == 0x3dcdu);  // 0.1 = 0x3dcccccd (f32) -> RNE 0x3dcd
 }
 

@@ -89,9 +89,11 @@ void check_finite(const InitSpec& in, double v, const char* what) {
 
 // One element's code from a double, rounded to nearest-even. `sat`: clamp beyond-range values to
 // the largest finite value (see docs/launch_spec.md for which form uses which).
+// ue8m0 (a power of two) has no round-to-nearest in PTX (cvt .frnd3 is .rz or .rp only, PTX ISA
+// §9.7.9.21): it rounds up (.rp), the rounding block-scale computations use.
 uint64_t float_code(isa::DType f, double v, bool sat) {
   if (f == isa::DType::F64) return std::bit_cast<uint64_t>(v);
-  return models::encode(f, v, Round::RN, sat);
+  return models::encode(f, v, f == isa::DType::UE8M0 ? Round::RP : Round::RN, sat);
 }
 
 // Round-half-even to an integer, saturated to dtype's range; NaN -> 0. Uses only floor and
