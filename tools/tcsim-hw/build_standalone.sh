@@ -22,7 +22,9 @@ extra=""
 libdir="$cuda/lib64"
 [ -e "$libdir/libcuda.so" ] || libdir="$cuda/lib64/stubs"
 srcs="$root/tools/tcsim-hw/main.cc $root/tools/tcsim-hw/cuda_backend.cc $root/tools/spec/*.cc $root/models/formats/*.cc"
-[ -e "$root/isa/descriptors/tensor_map.cc" ] && srcs="$srcs $root/isa/descriptors/tensor_map.cc"
+for f in isa/descriptors/tensor_map.cc isa/descriptors/bitfield.cc; do
+  [ -e "$root/$f" ] && srcs="$srcs $root/$f"
+done
 # shellcheck disable=SC2086
 ${CXX:-g++} -std=c++20 -O2 -ffp-contract=off -DFMT_HEADER_ONLY -I"$root" $extra -isystem "$cuda/include" \
   $srcs -o "$out" -L"$libdir" -lcuda

@@ -4,8 +4,9 @@
 //       directory as `tcsim run --out` (tool "tcsim-hw", GPU, driver, date in the manifest).
 //   tcsim-hw check-tensor-map SPEC.json [--device N]      (also: --check-tensor-map SPEC.json)
 //       only encodes the spec's tensor maps with cuTensorMapEncodeTiled and prints, per map,
-//       accept or the CUresult of the rejection — cheap comparisons of tcsim's tensor-map rules
-//       with the driver's.
+//       accept or the CUresult of the rejection, and tcsim's own verdict (validate_tensor_map)
+//       marked "agree" or "DISAGREE" — cheap comparisons of tcsim's tensor-map rules with the
+//       driver's.
 // Exit codes: 0 ran / every map accepted; 1 some map rejected (check-tensor-map); 2 bad input or
 // a driver error (message names the call and the CUresult).
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "tools/spec/output_dir.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/spec_error.h"
+#include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim-hw/cuda_backend.h"
 
 namespace tcsim::hw {
@@ -110,7 +112,7 @@ int check_tensor_maps(const Options& o) {
   if (s.tensor_maps.empty()) throw UsageError(fmt::format("{} has no tensor_maps", o.spec));
   CudaBackend be(o.device);
   std::map<std::string, uint64_t> addr;  // one real allocation per buffer a map uses
-  int rejected = 0;
+  size_t rejected = 0, disagreements = 0;
   for (const auto& t : s.tensor_maps) {
     if (!addr.count(t.buffer)) addr[t.buffer] = be.malloc(s.find_buffer(t.buffer)->bytes());
     const uint64_t a = addr[t.buffer] + t.offset_bytes;
@@ -125,7 +127,19 @@ int check_tensor_maps(const Options& o) {
                spec::tm_swizzle_name(t.swizzle), spec::tm_l2_promotion_name(t.l2_promotion),
                spec::tm_oob_fill_name(t.oob_fill), a);
     rejected += res != CUDA_SUCCESS;
+    // tcsim's own verdict (isa's validate_tensor_map) beside the driver's.
+    if (spec::tcsim_tensor_maps_available()) {
+      const std::vector<std::string> v = spec::tensor_map_violations(t, a);
+      const bool agree = v.empty() == (res == CUDA_SUCCESS);
+      disagreements += !agree;
+      fmt::print("  tcsim: {}{}  -> {}\n", v.empty() ? "ACCEPT" : "REJECT: ", fmt::join(v, "; "),
+                 agree ? "agree" : "DISAGREE");
+    }
   }
+  fmt::print("{} tensor map{}: {} accepted by the driver, {} rejected", s.tensor_maps.size(),
+             s.tensor_maps.size() == 1 ? "" : "s", s.tensor_maps.size() - rejected, rejected);
+  if (spec::tcsim_tensor_maps_available()) fmt::print("; {} disagreement{} with tcsim", disagreements, disagreements == 1 ? "" : "s");
+  fmt::print("\n");
   return rejected ? 1 : 0;
 }
 

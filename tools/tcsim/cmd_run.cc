@@ -15,6 +15,7 @@
 #include "tools/spec/output_dir.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/spec_error.h"
+#include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim/command.h"
 
 namespace tcsim::cli {
@@ -99,7 +100,7 @@ RunOptions parse_options(Args args) {
 // spec::Backend over the simulator's C++ API.
 class SimBackend final : public spec::Backend {
  public:
-  explicit SimBackend(sim::Device& d) : dev_(d) {}
+  SimBackend(sim::Device& d, std::string spec_file) : dev_(d), spec_file_(std::move(spec_file)) {}
 
   void load_module(const std::string& text, const std::string& name) override {
     module_ = &dev_.load_ptx(text, name);
@@ -122,11 +123,8 @@ class SimBackend final : public spec::Backend {
   uint64_t malloc(uint64_t bytes) override { return dev_.malloc(bytes, 256); }
   void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
   void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
-  std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t) override {
-    // Waits on isa/descriptors/tensor_map.h (validate_tensor_map / encode_tensor_map).
-    throw spec::SpecError(fmt::format(
-        "tensor_maps.{}: this build of tcsim cannot encode tensor maps yet "
-        "(isa/descriptors/tensor_map.h is not part of it)", t.name));
+  std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t address) override {
+    return spec::encode_tensor_map_bytes(t, address, spec_file_);
   }
   spec::LaunchOutcome launch(const std::string& kernel, const spec::LaunchSpec& s,
                              std::span<const std::byte> params, std::span<const spec::ParamInfo>) override {
@@ -141,6 +139,7 @@ class SimBackend final : public spec::Backend {
 
  private:
   sim::Device& dev_;
+  std::string spec_file_;
   const sim::Module* module_ = nullptr;
 };
 #endif
@@ -162,7 +161,7 @@ int run_run(Args args) {
 
 #if TCSIM_HAVE_SIM_CORE
   sim::Device dev(*arch, o.device);
-  SimBackend backend(dev);
+  SimBackend backend(dev, s.path);
   const spec::RunResult r = spec::run_spec(s, ptx, backend);
 #else
   throw UsageError("this build of tcsim has no simulator core (sim/ has no sources yet): the spec "
