@@ -81,6 +81,23 @@ TEST_CASE("tcsim run: bad specs exit 2 naming the file and field") {
   CHECK(r.rc == 2);
   CHECK(has(r, "architecture \"sm_75\" (from the PTX .target) is not one tcsim models (legal: sm_90a, sm_100a, sm_100f, sm_103a)"));
 
+  // A tensor map the driver would refuse: 128B swizzle with a 256-byte inner box, and box 300 > 256.
+  const std::string tm = s.write("tm.json", R"({"ptx": "k.ptx", "kernel": "k", "arch": "sm_90a", "grid": [1,1,1], "block": [1,1,1],
+    "buffers": {"A": {"dtype": "bf16", "shape": [512, 128]}},
+    "tensor_maps": {"tmA": {"buffer": "A", "global_dims": [128, 512], "global_strides_bytes": [256],
+                            "box_dims": [128, 300], "swizzle": "128B"}}})");
+  r = run_tcsim("run " + tm);
+  CHECK(r.rc == 2);
+  CHECK(has(r, "tm.json: tensor_maps.tmA: rejected (as cuTensorMapEncodeTiled would): boxDim[1] = 300"));
+  CHECK(has(r, "CU_TENSOR_MAP_SWIZZLE_128B requires <= 128"));
+  // A map larger than its buffer.
+  const std::string big = s.write("big.json", R"({"ptx": "k.ptx", "kernel": "k", "arch": "sm_90a", "grid": [1,1,1], "block": [1,1,1],
+    "buffers": {"A": {"dtype": "bf16", "shape": [64, 64]}},
+    "tensor_maps": {"tmA": {"buffer": "A", "global_dims": [64, 128], "global_strides_bytes": [128], "box_dims": [64, 8]}}})");
+  r = run_tcsim("run " + big);
+  CHECK(r.rc == 2);
+  CHECK(has(r, "tensor_maps.tmA: the tensor it describes ends 16384 bytes past the start of buffer \"A\", which has 8192 bytes"));
+
   r = run_tcsim("run " + kData + "/add_bias.json --golden " + (s.dir / "no_such_golden").string());
   CHECK(r.rc == 2);
   CHECK(has(r, "no_such_golden: not a directory"));

@@ -21,16 +21,6 @@ TensorMapSpec map_2d() {
 
 TEST_CASE("tensor map encode: a valid map, and a map the driver would reject") {
   TensorMapSpec t = map_2d();
-  if (!tcsim_tensor_maps_available()) {
-    try {
-      tensor_map_violations(t, 0x10000);
-      FAIL("no error");
-    } catch (const SpecError& e) {
-      CHECK(std::string(e.what()).find("tensor_maps.tmA: this build of tcsim cannot check tensor maps") == 0);
-    }
-    MESSAGE("SKIPPED: isa/descriptors/tensor_map.h is not in this build");
-    return;
-  }
   CHECK(tensor_map_violations(t, 0x10000).empty());
   const std::vector<std::byte> b = encode_tensor_map_bytes(t, 0x10000, "s.json");
   REQUIRE(b.size() == 128);

@@ -12,9 +12,6 @@
 
 namespace tcsim::spec {
 
-// False while this build has no isa/descriptors/tensor_map.h (the functions below then throw).
-bool tcsim_tensor_maps_available();
-
 // The rules the map at `address` breaks, each "message [section]"; empty when the driver's rules
 // accept it.
 std::vector<std::string> tensor_map_violations(const TensorMapSpec& t, uint64_t address);

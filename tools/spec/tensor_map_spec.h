@@ -1,11 +1,9 @@
 // A launch spec's `tensor_maps` entry: exactly the arguments of cuTensorMapEncodeTiled (CUDA
 // Driver API "Tensor Map Object Management"; ref/tma-mbarrier.md §3.2), named as in the JSON.
-// The enumerators keep cuda.h's numeric values (CUtensorMapDataType, CUtensorMapInterleave,
-// CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill) so the hardware runner can
-// cast them; tools/tcsim-hw checks that with static_asserts against cuda.h.
-//
-// This file only names and parses the values; the driver's validity rules live in
-// isa/descriptors (validate_tensor_map) and, on hardware, in the driver itself.
+// The vocabulary (enums with cuda.h's values, JSON names, aliases) is isa's
+// (isa/descriptors/tensor_map.h); tools/tcsim-hw checks the values against cuda.h with
+// static_asserts. The driver's validity rules live in isa (validate_tensor_map, used through
+// tensor_map_encode.h) and, on hardware, in the driver itself.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -13,39 +11,16 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/descriptors/tensor_map.h"
+
 namespace tcsim::spec {
 
-//  X(ident, JSON name, cuda.h value, bytes per element (0: packed sub-byte type))
-#define TCSIM_TM_DTYPES(X)                       \
-  X(UInt8,         "u8",            0,  1)       \
-  X(UInt16,        "u16",           1,  2)       \
-  X(UInt32,        "u32",           2,  4)       \
-  X(Int32,         "i32",           3,  4)       \
-  X(UInt64,        "u64",           4,  8)       \
-  X(Int64,         "i64",           5,  8)       \
-  X(Float16,       "f16",           6,  2)       \
-  X(Float32,       "f32",           7,  4)       \
-  X(Float64,       "f64",           8,  8)       \
-  X(BFloat16,      "bf16",          9,  2)       \
-  X(Float32Ftz,    "f32_ftz",       10, 4)       \
-  X(TFloat32,      "tf32",          11, 4)       \
-  X(TFloat32Ftz,   "tf32_ftz",      12, 4)       \
-  X(U4x16Align8B,  "16u4_align8b",  13, 0)       \
-  X(U4x16Align16B, "16u4_align16b", 14, 0)       \
-  X(U6x16Align16B, "16u6_align16b", 15, 0)
-
-enum class TmDataType : uint8_t {
-#define TCSIM_X(id, name, value, bytes) id = value,
-  TCSIM_TM_DTYPES(TCSIM_X)
-#undef TCSIM_X
-};
-
-enum class TmInterleave : uint8_t { None = 0, B16 = 1, B32 = 2 };
-enum class TmSwizzle : uint8_t {
-  None = 0, B32 = 1, B64 = 2, B128 = 3, B128Atom32B = 4, B128Atom32BFlip8B = 5, B128Atom64B = 6
-};
-enum class TmL2Promotion : uint8_t { None = 0, B64 = 1, B128 = 2, B256 = 3 };
-enum class TmOobFill : uint8_t { None = 0, NanRequestZeroFma = 1 };
+// The enums are isa's (isa/descriptors/tensor_map.h): cuda.h's CUtensorMap* enums, values included.
+using TmDataType = isa::TensorMapDataType;
+using TmInterleave = isa::TensorMapInterleave;
+using TmSwizzle = isa::TensorMapSwizzle;
+using TmL2Promotion = isa::TensorMapL2Promotion;
+using TmOobFill = isa::TensorMapOobFill;
 
 struct TensorMapSpec {
   std::string name;
@@ -64,7 +39,7 @@ struct TensorMapSpec {
   uint32_t rank() const { return static_cast<uint32_t>(global_dims.size()); }
 };
 
-// Names as the JSON spells them; parse_* return nullopt for an unknown name, legal_* list them.
+// Names as the JSON spells them (isa's tables); parse_* return nullopt for an unknown name.
 std::string_view tm_dtype_name(TmDataType t);
 std::optional<TmDataType> parse_tm_dtype(std::string_view s);  // also accepts byte-type aliases
 std::string legal_tm_dtypes();

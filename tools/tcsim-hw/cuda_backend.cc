@@ -8,7 +8,7 @@
 
 namespace tcsim::hw {
 
-// The spec library keeps cuda.h's numeric values for the tensor-map enums (tensor_map_spec.h).
+// The spec library's tensor-map enums (isa's) must carry cuda.h's numeric values: it casts them.
 using spec::TmDataType;
 static_assert(int(TmDataType::UInt8) == CU_TENSOR_MAP_DATA_TYPE_UINT8);
 static_assert(int(TmDataType::UInt16) == CU_TENSOR_MAP_DATA_TYPE_UINT16);
@@ -34,8 +34,9 @@ static_assert(int(spec::TmSwizzle::B128) == CU_TENSOR_MAP_SWIZZLE_128B);
 static_assert(int(spec::TmSwizzle::B128Atom32B) == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B);
 static_assert(int(spec::TmSwizzle::B128Atom32BFlip8B) == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B);
 static_assert(int(spec::TmSwizzle::B128Atom64B) == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B);
-static_assert(int(spec::TmL2Promotion::B64) == CU_TENSOR_MAP_L2_PROMOTION_L2_64B);
-static_assert(int(spec::TmL2Promotion::B256) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+static_assert(int(spec::TmL2Promotion::L2_64B) == CU_TENSOR_MAP_L2_PROMOTION_L2_64B);
+static_assert(int(spec::TmL2Promotion::L2_128B) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+static_assert(int(spec::TmL2Promotion::L2_256B) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 static_assert(int(spec::TmOobFill::NanRequestZeroFma) == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
 static_assert(sizeof(CUtensorMap) == 128);
 

@@ -155,6 +155,12 @@ int run_run(Args args) {
                            fmt::format("architecture \"{}\"{} is not one tcsim models (legal: sm_90a, "
                                        "sm_100a, sm_100f, sm_103a)", arch_name,
                                        s.arch ? "" : " (from the PTX .target)"));
+  // Tensor maps are bad input too: check every driver rule now, before the simulation. Buffers are
+  // 256-byte aligned, so any 256-aligned base address gives the verdict the real address will.
+  for (const auto& t : s.tensor_maps) {
+    spec::check_tensor_map_extent(s, t);
+    spec::encode_tensor_map_bytes(t, (uint64_t{1} << 40) + t.offset_bytes, s.path);
+  }
   // Read the golden first: a bad golden directory is bad input, found before a long simulation.
   std::optional<spec::OutputDir> golden;
   if (o.golden) golden = spec::read_output_dir(*o.golden);
