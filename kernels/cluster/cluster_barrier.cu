@@ -6,7 +6,8 @@
 //
 // Families: barrier.cluster.arrive{.release,.relaxed}{.aligned}, barrier.cluster.wait{.acquire}
 // {.aligned}; fence.acq_rel.cluster; st.shared::cluster / mapa.shared::cluster; %cluster_ctarank,
-// %cluster_nctarank, %is_explicit_cluster. PTX ISA §9.7.13.3, §9.7.13.4 (membar/fence).
+// %cluster_nctarank, %cluster_ctaid, %cluster_nctaid, %clusterid, %nclusterid, %is_explicit_cluster.
+// PTX ISA §9.7.13.3, §9.7.13.4 (membar/fence).
 // Specs: cluster_barrier_2.json (cluster 2x1x1), cluster_barrier_4.json (4x1x1),
 // cluster_barrier_1x2x2.json (1x2x2: ranks of a 3-D cluster).
 //
@@ -16,8 +17,11 @@
 // be rewritten two steps later). trace[g][s][j] = tok_j after step s. So, with L = (r+n-1)%n:
 //   tok after step s on rank r = 3 * (tok of rank L after step s-1) + L + s,
 // starting from in[. ][j] on every rank (step -1). local[g][j] = sum over s of (s+1)*(j+1) mod 2^32
-// (the work done between the split arrive and wait). expl[g] = %is_explicit_cluster (1 in these
-// launches).
+// (the work done between the split arrive and wait). ids[g][16], the cluster special registers:
+//   0 %is_explicit_cluster (1 in these launches)  1-3 %cluster_ctaid.xyz = blockIdx % cluster dims
+//   4-6 %cluster_nctaid.xyz = the cluster dims     7-9 %clusterid.xyz = blockIdx / cluster dims
+//   10-12 %nclusterid.xyz = grid / cluster dims    13 %cluster_ctarank = x + y*nx + z*nx*ny
+//   14 %cluster_nctarank                           15 0
 #include "../tma/async_util.cuh"
 
 namespace {
@@ -55,7 +59,7 @@ __device__ __forceinline__ void phase(uint32_t s) {
 
 }  // namespace
 
-extern "C" __global__ void cluster_barrier(const uint32_t* in, uint32_t* trace, uint32_t* local, uint32_t* expl) {
+extern "C" __global__ void cluster_barrier(const uint32_t* in, uint32_t* trace, uint32_t* local, uint32_t* ids) {
   __shared__ uint32_t ring[2][64];
   const uint32_t j = threadIdx.x;
   const uint32_t r = ptx::get_sreg_cluster_ctarank(), n = ptx::get_sreg_cluster_nctarank();
@@ -77,5 +81,13 @@ extern "C" __global__ void cluster_barrier(const uint32_t* in, uint32_t* trace, 
     ptx::barrier_cluster_wait(ptx::sem_acquire);
   }
   local[g * 64 + j] = work;
-  if (j == 0) expl[g] = is_explicit_cluster();
+  if (j == 0) {
+    const uint32_t v[16] = {is_explicit_cluster(),
+                            ptx::get_sreg_cluster_ctaid_x(), ptx::get_sreg_cluster_ctaid_y(), ptx::get_sreg_cluster_ctaid_z(),
+                            ptx::get_sreg_cluster_nctaid_x(), ptx::get_sreg_cluster_nctaid_y(), ptx::get_sreg_cluster_nctaid_z(),
+                            ptx::get_sreg_clusterid_x(), ptx::get_sreg_clusterid_y(), ptx::get_sreg_clusterid_z(),
+                            ptx::get_sreg_nclusterid_x(), ptx::get_sreg_nclusterid_y(), ptx::get_sreg_nclusterid_z(),
+                            r, n, 0};
+    for (int k = 0; k < 16; ++k) ids[g * 16 + k] = v[k];
+  }
 }

@@ -59,7 +59,9 @@ multicast_pipeline(const __grid_constant__ CUtensorMap tm_a, uint32_t ntiles, ui
       const uint16_t all = static_cast<uint16_t>((1u << n) - 1);
       for (uint32_t k = 0; k < ntiles; ++k) {
         const uint32_t s = k % kStages, round = k / kStages;
-        tk::wait_parity(&empty[s], (round & 1) ^ 1);
+        // Acquire at cluster scope: the releases come from consumers in every CTA, and their reads
+        // of this stage must be ordered before our multicast overwrites it there.
+        tk::wait_parity_cluster(&empty[s], (round & 1) ^ 1);
         ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &full[s],
                                        uint32_t{kTileBytes});
         const int32_t crd[2] = {0, static_cast<int32_t>((c * ntiles + k) * kRows + r * slice_rows)};
@@ -73,8 +75,7 @@ multicast_pipeline(const __grid_constant__ CUtensorMap tm_a, uint32_t ntiles, ui
     uint32_t acc = 0;
     for (uint32_t k = 0; k < ntiles; ++k) {
       const uint32_t s = k % kStages;
-      while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &full[s], (k / kStages) & 1)) {
-      }
+      tk::wait_parity_cluster(&full[s], (k / kStages) & 1);
       const uint8_t* tile = stages + s * kTileBytes;
       for (uint32_t j = 0; j < 16; ++j) {
         const uint32_t row = 16 * cw + j;

@@ -57,6 +57,12 @@ __device__ __forceinline__ void wait_parity_hint(uint64_t* bar, uint32_t parity,
   while (!ptx::mbarrier_try_wait_parity(bar, parity, hint_ns)) {
   }
 }
+// The same at cluster scope (.acquire.cluster): for phases completed by other CTAs' releases
+// (remote arrives, multicast complete_tx).
+__device__ __forceinline__ void wait_parity_cluster(uint64_t* bar, uint32_t parity) {
+  while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cluster, bar, parity)) {
+  }
+}
 // Spin on the non-blocking test_wait instead.
 __device__ __forceinline__ void spin_parity(uint64_t* bar, uint32_t parity) {
   while (!ptx::mbarrier_test_wait_parity(bar, parity)) {

@@ -554,7 +554,12 @@ def m_cluster_barrier(spec, bufs):
     local = []
     for g in range(N):
         local += [sum((s + 1) * (j + 1) for s in range(steps)) & 0xFFFFFFFF for j in range(64)]
-    return {"trace": to_bytes(trace, 4), "local": to_bytes(local, 4), "expl": to_bytes([1] * N, 4)}
+    ids = [0] * (N * 16)
+    cl, gr = spec.get("cluster", [1, 1, 1]), spec["grid"]
+    for g, b, _, r, n_ in cs:
+        ids[g * 16:(g + 1) * 16] = ([1] + [b[d] % cl[d] for d in range(3)] + list(cl) + [b[d] // cl[d] for d in range(3)]
+                                    + [gr[d] // cl[d] for d in range(3)] + [r, n_, 0])
+    return {"trace": to_bytes(trace, 4), "local": to_bytes(local, 4), "ids": to_bytes(ids, 4)}
 
 
 def m_multicast_pipeline(spec, bufs):

@@ -597,8 +597,8 @@ def cluster_specs():
         n = cluster[0] * cluster[1] * cluster[2]
         out[name] = spec("cluster_barrier.sm_90a.ptx", "cluster_barrier", grid, [64, 1, 1],
                          {"in": buf("u32", [ncta, 64], bits(321)), "trace": buf("u32", [ncta, 2 * n, 64], fill(0)),
-                          "local": buf("u32", [ncta, 64], fill(0)), "expl": buf("u32", [ncta], fill(0))},
-                         [B("in"), B("trace"), B("local"), B("expl")], ["trace", "local", "expl"], cluster=cluster,
+                          "local": buf("u32", [ncta, 64], fill(0)), "ids": buf("u32", [ncta, 16], fill(0))},
+                         [B("in"), B("trace"), B("local"), B("ids")], ["trace", "local", "ids"], cluster=cluster,
                          comment=f"token ring over cluster barriers, cluster {cluster}")
 
     cb("cluster_barrier_2.json", [4, 1, 1], [2, 1, 1])

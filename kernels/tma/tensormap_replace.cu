@@ -58,8 +58,11 @@ extern "C" __global__ void tensormap_replace(const __grid_constant__ CUtensorMap
     if (tid == 0) {
       ptx::tensormap_replace_global_address(ptx::space_global, gmap, reinterpret_cast<uint64_t>(b + 2 * 32));
       ptx::tensormap_replace_global_dim(ptx::space_global, gmap, ptx::n32_t<1>(), uint32_t{6});
-      ptx::fence_proxy_tensormap_generic(ptx::sem_release, ptx::scope_gpu);
     }
+    __syncwarp();
+    // Every lane wrote part of the map through the generic proxy: each releases its writes to the
+    // tensormap proxy (thread 0 will acquire before the TMA reads the map).
+    ptx::fence_proxy_tensormap_generic(ptx::sem_release, ptx::scope_gpu);
     use = gmap;
   }
   __syncthreads();

@@ -58,8 +58,8 @@ extern "C" __global__ void tma_multicast(const __grid_constant__ CUtensorMap tm_
     ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, vbuf + rank * vec_chunk,
                        vec + static_cast<size_t>(k * n + rank) * vec_chunk, vec_chunk, &vec_full, all_ctas);
   }
-  tk::wait_parity(&tile_full, 0);
-  tk::wait_parity(&vec_full, 0);
+  tk::wait_parity_cluster(&tile_full, 0);  // completed by peers' multicasts too
+  tk::wait_parity_cluster(&vec_full, 0);
 
   const size_t cta = static_cast<size_t>(k) * n + rank;
   tk::dump_smem(tile, tiles + cta * tile_bytes, tile_bytes);

@@ -7,7 +7,8 @@
 // Families: elect.sync; mbarrier.init, arrive.expect_tx, arrive (release.cta), try_wait.parity
 // with and without a suspend-time hint, test_wait.parity (spin), inval;
 // cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes with the 128B
-// swizzle; ld.shared of the swizzled tile with the XOR undone by hand; bar.warp.sync.
+// swizzle; cp.async.bulk.prefetch.tensor.2d.L2.global.tile; ld.shared of the swizzled tile with
+// the XOR undone by hand; bar.warp.sync.
 // PTX ISA §9.7.13.15 (mbarrier), §9.7.13.14 (elect.sync), §9.7.9.25.5.2, §5.5.7 (swizzle).
 // Spec: tma_pipeline.json (2 CTAs x 12 tiles through a 4-stage ring: the parity flips 3 times).
 //
@@ -58,6 +59,12 @@ tma_pipeline(const __grid_constant__ CUtensorMap tm_a, uint32_t ntiles, uint32_t
         ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s], uint32_t{kTileBytes});
         const int32_t c[2] = {0, static_cast<int32_t>((blockIdx.x * ntiles + k) * kRows)};
         ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, stages + s * kTileBytes, &tm_a, c, &full[s]);
+        // Warm L2 with the tile the next round of this stage will load (no completion, a hint).
+        if (k + kStages < ntiles) {
+          const int32_t y = static_cast<int32_t>((blockIdx.x * ntiles + k + kStages) * kRows);
+          asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];"
+                       :: "l"(&tm_a), "r"(0), "r"(y) : "memory");
+        }
       }
     }
   } else {
