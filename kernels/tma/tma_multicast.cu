@@ -4,7 +4,8 @@
 // whole tile's bytes. A second round does the same with the non-tensor bulk copy.
 //
 // Families: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// .multicast::cluster with a 16-bit ctaMask; cp.async.bulk.shared::cluster.global
+// .multicast::cluster.L2::cache_hint with a 16-bit ctaMask and a createpolicy.fractional
+// .L2::evict_last policy; cp.async.bulk.shared::cluster.global
 // .mbarrier::complete_tx::bytes.multicast::cluster; fence.mbarrier_init.release.cluster;
 // barrier.cluster.arrive.release.aligned / wait.acquire.aligned; %cluster_ctarank,
 // %cluster_nctarank, %clusterid, %nclusterid. PTX ISA §9.7.9.25.5.2, §9.7.9.25.4.1, §9.7.13.3.
@@ -52,9 +53,17 @@ extern "C" __global__ void tma_multicast(const __grid_constant__ CUtensorMap tm_
     ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &tile_full, tile_bytes);
     ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &vec_full, n * vec_chunk);
 
-    const int32_t c[2] = {0, static_cast<int32_t>(k * tile_rows + rank * slice_rows)};
-    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, tile + rank * slice_bytes, &tm_a, c,
-                              &tile_full, all_ctas);
+    // The tile is read once per cluster: ask L2 to keep it (an L2::cache_hint policy, as CUTLASS's
+    // SM90_TMA_LOAD_MULTICAST passes one); a hint only, no effect on the result.
+    uint64_t policy;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+        ".L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5, %6;"
+        :: "r"(tk::smem_u32(tile + rank * slice_bytes)), "l"(&tm_a), "r"(0),
+           "r"(static_cast<int32_t>(k * tile_rows + rank * slice_rows)), "r"(tk::smem_u32(&tile_full)),
+           "h"(all_ctas), "l"(policy)
+        : "memory");
     ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, vbuf + rank * vec_chunk,
                        vec + static_cast<size_t>(k * n + rank) * vec_chunk, vec_chunk, &vec_full, all_ctas);
   }
