@@ -1,6 +1,9 @@
 #include "models/mma/engine.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "models/mma/simd_kernels.h"
 
 namespace tcsim::models::mma {
 namespace {
@@ -146,6 +149,9 @@ DotEngine::DotEngine(const DotShape& shape) : s_(shape) {
   group_ = s_.num.group > 0 && s_.num.group < s_.k ? s_.num.group : s_.k;  // K <= group: one
   if (is_mx4(s_.kind)) group_ = s_.k;
   out_ = s_.dtype == DType::F16 ? kOutF16 : out_f32(s_.num.f32_out_frac);
+  // products fit the 32-bit lanes of simd_kernels.h
+  simd_ok_ = s_.num.nfrac != kExactNfrac && s_.num.nfrac <= 29 && s_.num.nfrac >= fp_;
+  kernels_ = &simd::kernels();
   round_ = s_.dtype == DType::F16 ? s_.num.f16_round : s_.num.f32_round;
 }
 
@@ -191,7 +197,7 @@ void DotEngine::decode_vec(const uint32_t* codes, const uint8_t* scales, const D
   buf.flags[slot] = flags;
 }
 
-Elem DotEngine::decode_c(uint32_t c, bool first) const {
+[[gnu::always_inline]] inline Elem DotEngine::decode_c(uint32_t c, bool first) const {
   Elem e = dc_(c);
   if (s_.dtype == DType::F16 && s_.num.f16_c_fp32_view && e.cls == uint8_t(FpClass::Subnormal)) {
     // KM reads an f16 C through its fp32 bit pattern: a subnormal f16 is a normal fp32 with a
@@ -210,7 +216,8 @@ uint32_t DotEngine::special_or_zero(bool nan, bool pinf, bool ninf) const {
   return (ninf ? out_.sign_bit() : 0) | out_.inf();
 }
 
-uint32_t DotEngine::finish(int64_t s, int lsb_exp, bool all_neg_zero) const {
+[[gnu::always_inline]] inline uint32_t DotEngine::finish(int64_t s, int lsb_exp,
+                                                      bool all_neg_zero) const {
   if (s == 0)
     return (s_.num.zero_sign == ZeroSign::Ieee && all_neg_zero) ? out_.sign_bit() : 0;
   const bool neg = s < 0;
@@ -220,80 +227,86 @@ uint32_t DotEngine::finish(int64_t s, int lsb_exp, bool all_neg_zero) const {
   return r;
 }
 
+// Special-value pre-pass (ref/numerics.md §2.6): any NaN, 0*Inf, or +Inf with -Inf -> NaN;
+// otherwise an infinite product or C gives that infinity. Returns false when nothing is special.
+[[gnu::noinline]] bool DotEngine::group_special(const Vec& a, const Vec& b, int k0, int k1,
+                                                const Elem& ce, uint32_t* out) const {
+  const auto ccls = static_cast<FpClass>(ce.cls);
+  bool nan = ((a.flags | b.flags) & kHasNaN) || ccls == FpClass::NaN;
+  bool pinf = false, ninf = false;
+  for (int k = k0; k < k1; ++k) {
+    const auto ca = static_cast<FpClass>(a.cls[k]), cb = static_cast<FpClass>(b.cls[k]);
+    if (ca == FpClass::NaN || cb == FpClass::NaN) nan = true;
+    if (ca == FpClass::Inf || cb == FpClass::Inf) {
+      if (ca == FpClass::Zero || cb == FpClass::Zero) nan = true;
+      (a.neg[k] ^ b.neg[k] ? ninf : pinf) = true;
+    }
+  }
+  if (ccls == FpClass::Inf) (ce.neg ? ninf : pinf) = true;
+  if (!(nan || pinf || ninf)) return false;
+  *out = special_or_zero(nan, pinf, ninf);
+  return true;
+}
+
+bool DotEngine::all_neg_zero(const Vec& a, const Vec& b, int k0, int k1, const Elem& ce) const {
+  if (s_.num.zero_sign != ZeroSign::Ieee || ce.sig != 0 || !ce.neg) return false;
+  for (int k = k0; k < k1; ++k)
+    if (a.sig[k] * b.sig[k] != 0 || !(a.neg[k] ^ b.neg[k])) return false;
+  return true;
+}
+
+// The exact-sum datapath: no window, one rounding of the exact value.
+[[gnu::noinline]] uint32_t DotEngine::group_exact(const Vec& a, const Vec& b, int k0, int k1,
+                                                  const Elem& ce) const {
+  WideAcc acc;
+  for (int k = k0; k < k1; ++k) {
+    const int64_t p = int64_t{a.sig[k]} * b.sig[k];
+    if (p) acc.add(p < 0, p < 0 ? uint64_t(-p) : uint64_t(p), a.exp[k] + b.exp[k] - fp_);
+  }
+  acc.add(ce.neg, uint64_t(ce.sig), ce.exp - dc_.frac_bits());
+  if (acc.is_zero()) return finish(0, 0, all_neg_zero(a, b, k0, k1, ce));
+  uint32_t r = acc.round(out_, round_);
+  if (s_.num.zero_sign == ZeroSign::Positive && (r & ~out_.sign_bit()) == 0) r = 0;
+  return r;
+}
+
+// Products with more than 29 window bits or fewer window bits than product bits (probe
+// alternatives only): 64-bit scalar alignment.
+[[gnu::noinline]] int64_t DotEngine::sum_wide(const Vec& a, const Vec& b, int k0, int k1,
+                                              int* mx) const {
+  const int base = s_.num.nfrac - fp_;
+  for (int k = k0; k < k1; ++k) *mx = imax(*mx, a.exp[k] + b.exp[k]);
+  int64_t sum = 0;
+  for (int k = k0; k < k1; ++k) {
+    const int32_t p = a.sig[k] * b.sig[k];
+    int d = *mx - (a.exp[k] + b.exp[k]) - (base < 0 ? base : 0);
+    d = d < 63 ? d : 63;
+    const int64_t m = (p < 0 ? -int64_t{p} : int64_t{p}) << (base > 0 ? base : 0);
+    const int64_t t = m >> d;
+    sum += p < 0 ? -t : t;
+  }
+  return sum;
+}
+
 uint32_t DotEngine::group_fp(const Vec& a, const Vec& b, int k0, int k1, uint32_t c,
                              bool first) const {
   const Elem ce = decode_c(c, first);
-  const auto ccls = static_cast<FpClass>(ce.cls);
-  if (((a.flags | b.flags) & kHasSpecial) || ccls == FpClass::NaN || ccls == FpClass::Inf) {
-    // Special-value pre-pass (ref/numerics.md §2.6): any NaN, 0*Inf, or +Inf with -Inf -> NaN.
-    bool nan = ((a.flags | b.flags) & kHasNaN) || ccls == FpClass::NaN;
-    bool pinf = false, ninf = false;
-    for (int k = k0; k < k1; ++k) {
-      const auto ca = static_cast<FpClass>(a.cls[k]), cb = static_cast<FpClass>(b.cls[k]);
-      if (ca == FpClass::NaN || cb == FpClass::NaN) nan = true;
-      if (ca == FpClass::Inf || cb == FpClass::Inf) {
-        if (ca == FpClass::Zero || cb == FpClass::Zero) nan = true;
-        (a.neg[k] ^ b.neg[k] ? ninf : pinf) = true;
-      }
-    }
-    if (ccls == FpClass::Inf) (ce.neg ? ninf : pinf) = true;
-    if (nan || pinf || ninf) return special_or_zero(nan, pinf, ninf);
-  }
-  const int fc = dc_.frac_bits();
-  if (s_.num.nfrac == kExactNfrac) {
-    WideAcc acc;
-    for (int k = k0; k < k1; ++k) {
-      const int64_t p = int64_t{a.sig[k]} * b.sig[k];
-      if (p) acc.add(p < 0, p < 0 ? uint64_t(-p) : uint64_t(p), a.exp[k] + b.exp[k] - fp_);
-    }
-    acc.add(ce.neg, uint64_t(ce.sig), ce.exp - fc);
-    if (acc.is_zero()) {
-      bool all_neg_zero = ce.sig == 0 && ce.neg;
-      for (int k = k0; k < k1 && all_neg_zero; ++k)
-        all_neg_zero = a.sig[k] * b.sig[k] == 0 && (a.neg[k] ^ b.neg[k]);
-      return finish(0, 0, all_neg_zero);
-    }
-    uint32_t r = acc.round(out_, round_);
-    if (s_.num.zero_sign == ZeroSign::Positive && (r & ~out_.sign_bit()) == 0) r = 0;
-    return r;
-  }
+  uint32_t special = 0;
+  if (((a.flags | b.flags) & kHasSpecial) || ce.cls >= static_cast<uint8_t>(FpClass::Inf))
+    if (group_special(a, b, k0, k1, ce, &special)) return special;
+  if (s_.num.nfrac == kExactNfrac) return group_exact(a, b, k0, k1, ce);
   // maxE over the products' nominal exponents, C's exponent and the floor (§2.3). Zero operands
   // already carry the zero rule's exponent (kSkipExp keeps them out).
-  int mx = imax(s_.num.exp_floor, ce.sig ? ce.exp : zero_c_exp_);
-  for (int k = k0; k < k1; ++k) mx = imax(mx, a.exp[k] + b.exp[k]);
   const int nfrac = s_.num.nfrac;
-  const int base = nfrac - fp_;
-  int64_t sum = 0;
-  if (base >= 0) {
-    for (int k = k0; k < k1; ++k) {
-      const int32_t p = a.sig[k] * b.sig[k];
-      int d = mx - (a.exp[k] + b.exp[k]);
-      d = d < 63 ? d : 63;
-      const int64_t m = p < 0 ? -int64_t{p} : int64_t{p};
-      const int64_t t = (m << base) >> d;
-      sum += p < 0 ? -t : t;
-    }
-  } else {
-    for (int k = k0; k < k1; ++k) {
-      const int32_t p = a.sig[k] * b.sig[k];
-      int d = mx - (a.exp[k] + b.exp[k]) - base;
-      d = d < 63 ? d : 63;
-      const int64_t m = p < 0 ? -int64_t{p} : int64_t{p};
-      const int64_t t = m >> d;
-      sum += p < 0 ? -t : t;
-    }
-  }
+  int mx = imax(s_.num.exp_floor, ce.sig ? ce.exp : zero_c_exp_);
+  int64_t sum = simd_ok_ ? kernels_->group(a.exp + k0, a.sig + k0, b.exp + k0, b.sig + k0,
+                                           k1 - k0, nfrac - fp_, &mx)
+                         : sum_wide(a, b, k0, k1, &mx);
   if (ce.sig) {
-    const int64_t t = align(ce.sig, ce.exp, fc, mx, nfrac);
+    const int64_t t = align(ce.sig, ce.exp, dc_.frac_bits(), mx, nfrac);
     sum += ce.neg ? -t : t;
   }
-  bool all_neg_zero = false;
-  if (sum == 0 && s_.num.zero_sign == ZeroSign::Ieee) {
-    all_neg_zero = ce.sig == 0 && ce.neg;
-    for (int k = k0; k < k1 && all_neg_zero; ++k)
-      all_neg_zero = a.sig[k] * b.sig[k] == 0 && (a.neg[k] ^ b.neg[k]);
-  }
-  return finish(sum, mx - nfrac, all_neg_zero);
+  return finish(sum, mx - nfrac, sum == 0 && all_neg_zero(a, b, k0, k1, ce));
 }
 
 uint32_t DotEngine::dot_int(const Vec& a, const Vec& b, uint32_t c) const {
@@ -363,6 +376,79 @@ uint32_t DotEngine::dot(const uint32_t* a, const uint32_t* b, uint32_t c, const 
   return dot_decoded(buf.vec(0), buf.vec(1), c);
 }
 
+// The tile fast path: per row of A, every column's group goes through one row kernel
+// (simd_kernels.h); C's decoding and alignment and the rounding are per output, specialised at
+// compile time on D's format and rounding mode. Outputs with a special operand or C (or a
+// chained group that overflowed) are recomputed by the general path.
+template <int kOutFrac, bool kF16, bool kRN>
+void DotEngine::tile_rows_t(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const {
+  constexpr OutFormat kOut = kF16 ? kOutF16 : out_f32(kOutFrac);
+  constexpr Round kMode = kRN ? Round::RN : Round::RZ;
+  thread_local std::vector<int32_t> mx, cexp, csig;
+  thread_local std::vector<int64_t> sum;
+  thread_local std::vector<uint8_t> slow, cneg;
+  thread_local std::vector<uint32_t> c0;  // the row's C words (d may alias c)
+  for (auto* v : {&mx, &cexp, &csig}) v->resize(n);
+  for (auto* v : {&slow, &cneg}) v->resize(n);
+  sum.resize(n);
+  c0.resize(n);
+  const int k = s_.k, nfrac = s_.num.nfrac, base = nfrac - fp_, fc = dc_.frac_bits();
+  const int floor = s_.num.exp_floor;
+  const bool ieee_zero = s_.num.zero_sign == ZeroSign::Ieee;
+  const Vec* cols = vecs + m;
+  for (int i = 0; i < m; ++i) {
+    const Vec& va = vecs[i];
+    std::copy(c + static_cast<size_t>(i) * n, c + static_cast<size_t>(i + 1) * n, c0.begin());
+    uint32_t* di = d + static_cast<size_t>(i) * n;
+    for (int j = 0; j < n; ++j) slow[j] = (va.flags | cols[j].flags) & kHasSpecial;
+    for (int k0 = 0; k0 < k; k0 += group_) {
+      const uint32_t* cin = k0 == 0 ? c0.data() : di;
+      for (int j = 0; j < n; ++j) {
+        const Elem e = decode_c(cin[j], k0 == 0);
+        slow[j] |= e.cls >= static_cast<uint8_t>(FpClass::Inf);
+        cexp[j] = e.exp;
+        csig[j] = e.sig;
+        cneg[j] = e.neg;
+        mx[j] = imax(floor, e.sig ? e.exp : zero_c_exp_);
+      }
+      kernels_->row_group(va.exp + k0, va.sig + k0, cols[0].exp + k0, cols[0].sig + k0, group_,
+                          k, n, base, mx.data(), sum.data());
+      for (int j = 0; j < n; ++j) {
+        const int64_t t = align(csig[j], cexp[j], fc, mx[j], nfrac);
+        const int64_t sv = sum[j] + (cneg[j] ? -t : t);
+        if (sv == 0) {
+          const Elem e{cexp[j], csig[j], 0, cneg[j]};
+          di[j] = ieee_zero && all_neg_zero(va, cols[j], k0, k0 + group_, e) ? kOut.sign_bit() : 0;
+          continue;
+        }
+        const bool neg = sv < 0;
+        uint32_t r = round_finite(neg, neg ? uint64_t(0) - uint64_t(sv) : uint64_t(sv),
+                                  mx[j] - nfrac, false, kOut, kMode);
+        if (!ieee_zero && (r & ~kOut.sign_bit()) == 0) r = 0;
+        di[j] = r;
+      }
+    }
+    for (int j = 0; j < n; ++j)
+      if (slow[j]) di[j] = dot_decoded(va, cols[j], c0[j]);
+  }
+}
+
+void DotEngine::tile_rows(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const {
+  if (s_.dtype == DType::F16)
+    return round_ == Round::RN ? tile_rows_t<10, true, true>(m, n, vecs, c, d)
+                               : tile_rows_t<10, true, false>(m, n, vecs, c, d);
+  if (s_.num.f32_out_frac == 23)
+    return round_ == Round::RN ? tile_rows_t<23, false, true>(m, n, vecs, c, d)
+                               : tile_rows_t<23, false, false>(m, n, vecs, c, d);
+  if (s_.num.f32_out_frac == 13)
+    return round_ == Round::RN ? tile_rows_t<13, false, true>(m, n, vecs, c, d)
+                               : tile_rows_t<13, false, false>(m, n, vecs, c, d);
+  // other widths (probe alternatives): the general path
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      d[static_cast<size_t>(i) * n + j] = dot_decoded(vecs[i], vecs[m + j], c[static_cast<size_t>(i) * n + j]);
+}
+
 void DotEngine::tile(int m, int n, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                      uint32_t* d, const uint8_t* sa, const uint8_t* sb) const {
   thread_local Buf buf;
@@ -374,11 +460,18 @@ void DotEngine::tile(int m, int n, const uint32_t* a, const uint32_t* b, const u
   for (int j = 0; j < n; ++j)
     decode_vec(b + static_cast<size_t>(j) * k, sb ? sb + static_cast<size_t>(j) * nb : nullptr,
                db_, s_.negate_b, buf, m + j);
+  thread_local std::vector<Vec> vecs;
+  vecs.clear();
+  for (int v = 0; v < m + n; ++v) vecs.push_back(buf.vec(v));
+  if (simd_ok_ && s_.kind != MmaKind::I8 && !is_mx4(s_.kind)) {
+    tile_rows(m, n, vecs.data(), c, d);
+    return;
+  }
   for (int i = 0; i < m; ++i) {
-    const Vec va = buf.vec(i);
+    const Vec& va = vecs[i];
     for (int j = 0; j < n; ++j) {
       const size_t o = static_cast<size_t>(i) * n + j;
-      d[o] = dot_decoded(va, buf.vec(m + j), c[o]);
+      d[o] = dot_decoded(va, vecs[m + j], c[o]);
     }
   }
 }

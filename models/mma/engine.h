@@ -23,6 +23,7 @@
 #include "models/mma/decode.h"
 #include "models/mma/dot_shape.h"
 #include "models/mma/rounding.h"
+#include "models/mma/simd_kernels.h"
 
 namespace tcsim::models::mma {
 
@@ -61,9 +62,17 @@ class DotEngine {
   void decode_vec(const uint32_t* codes, const uint8_t* scales, const Decoder& d, bool negate,
                   Buf& buf, int slot) const;
   uint32_t dot_decoded(const Vec& a, const Vec& b, uint32_t c) const;
+  void tile_rows(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const;
+  template <int kOutFrac, bool kF16, bool kRN>
+  void tile_rows_t(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const;
   uint32_t dot_int(const Vec& a, const Vec& b, uint32_t c) const;
   uint32_t dot_block4(const Vec& a, const Vec& b, uint32_t c) const;
   uint32_t group_fp(const Vec& a, const Vec& b, int k0, int k1, uint32_t c, bool first) const;
+  bool group_special(const Vec& a, const Vec& b, int k0, int k1, const Elem& ce,
+                     uint32_t* out) const;
+  uint32_t group_exact(const Vec& a, const Vec& b, int k0, int k1, const Elem& ce) const;
+  int64_t sum_wide(const Vec& a, const Vec& b, int k0, int k1, int* mx) const;
+  bool all_neg_zero(const Vec& a, const Vec& b, int k0, int k1, const Elem& ce) const;
   uint32_t special_or_zero(bool nan, bool pinf, bool ninf) const;
   Elem decode_c(uint32_t c, bool first) const;
   uint32_t finish(int64_t s, int lsb_exp, bool all_neg_zero) const;
@@ -75,6 +84,8 @@ class DotEngine {
   int group_;
   int fp_;          // fraction bits of a product: frac(A) + frac(B)
   int zero_c_exp_;  // exponent of a zero C in maxE (kSkipExp: none)
+  bool simd_ok_;    // the group kernels of simd_kernels.h apply (nfrac <= 29, nfrac >= fp_)
+  const simd::Kernels* kernels_;
 };
 
 }  // namespace tcsim::models::mma

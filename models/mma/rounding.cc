@@ -2,42 +2,6 @@
 
 namespace tcsim::models::mma {
 
-uint32_t round_finite(bool neg, uint64_t mag, int lsb_exp, bool sticky, const OutFormat& f,
-                      Round mode) {
-  const int msb = 63 - __builtin_clzll(mag);
-  const int e = lsb_exp + msb;             // exponent of the leading bit
-  int eq = e < f.emin() ? f.emin() : e;    // below emin: the subnormal quantum
-  const int q = eq - f.frac;               // exponent of the last kept bit
-  uint64_t mant = 0;
-  bool up = false;
-  if (q <= lsb_exp) {
-    mant = mag << (lsb_exp - q);  // exact; a sticky remainder is below half an ulp
-  } else {
-    const int sh = q - lsb_exp;
-    uint64_t rem = mag;
-    if (sh < 64) {
-      mant = mag >> sh;
-      rem = mag & ((uint64_t{1} << sh) - 1);
-    }
-    if (mode == Round::RN && sh - 1 < 64) {
-      const uint64_t half = uint64_t{1} << (sh - 1);
-      up = rem > half || (rem == half && (sticky || (mant & 1)));
-    }
-  }
-  if (up && (++mant >> (f.frac + 1))) {  // carried into the next binade
-    mant >>= 1;
-    ++eq;
-  }
-  const uint32_t sign = neg ? f.sign_bit() : 0;
-  if (eq > f.emax()) return sign | f.inf();
-  const uint32_t frac_mask = (1u << f.frac) - 1;
-  const uint32_t m = static_cast<uint32_t>(mant);
-  if (m >> f.frac)  // normal
-    return sign | (static_cast<uint32_t>(eq + f.bias) << f.mant_bits) |
-           ((m & frac_mask) << (f.mant_bits - f.frac));
-  return sign | (m << (f.mant_bits - f.frac));  // subnormal (or zero)
-}
-
 void WideAcc::add(bool neg, uint64_t mag, int lsb_exp) {
   if (mag == 0) return;
   const int pos = lsb_exp - kLsbExp;
