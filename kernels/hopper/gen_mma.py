@@ -182,9 +182,9 @@ def spec(f, name, ksteps, data="default", seed=1):
     s = seed * 10
     lo, hi = C_RANGE[f.c]
     if data == "sat_max":
-        lo, hi = INT32_MAX - 3000000, INT32_MAX
+        lo, hi = INT32_MAX - 200000, INT32_MAX
     elif data == "sat_min":
-        lo, hi = INT32_MIN, INT32_MIN + 3000000
+        lo, hi = INT32_MIN, INT32_MIN + 200000
     cdt = {"f32": "f32", "f16": "f16", "s32": "i32", "f64": "f64"}
     return name, {
         "comment": (f"{f.opcode} x{ksteps} chained (D of a step is the C of the next), 4 warps, "

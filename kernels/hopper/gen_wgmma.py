@@ -317,9 +317,9 @@ def inputs(ins, case):
 
     lo, hi = C_RANGE[ins.d]
     if case.data == "sat_max":
-        lo, hi = INT32_MAX - 3000000, INT32_MAX
+        lo, hi = INT32_MAX - 200000, INT32_MAX
     elif case.data == "sat_min":
-        lo, hi = INT32_MIN, INT32_MIN + 3000000
+        lo, hi = INT32_MIN, INT32_MIN + 200000
     elif case.data == "small":
         lo, hi = {"f16": (-0.0001, 0.0001), "f32": (-1e-37, 1e-37) if ins.a in ("bf16", "tf32") else (-1e-7, 1e-7)}[ins.d]
     return {
