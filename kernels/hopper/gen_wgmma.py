@@ -310,7 +310,7 @@ def inputs(ins, case):
         lo, hi = RANGE[t]
         if case.data == "wide":  # the whole finite range: products overflow a f16 accumulator
             lo, hi = {"e4m3": (-448, 448), "e5m2": (-57344, 57344), "f16": (-65504, 65504)}[t]
-        if case.data == "small":  # subnormal inputs, products near the bottom of the D format
+        if case.data == "small":  # subnormal fp8/f16 inputs; bf16/tf32 products near f32's subnormals
             lo, hi = {"e4m3": (-0.03125, 0.03125), "e5m2": (-0.0001, 0.0001), "f16": (-0.0001, 0.0001),
                       "bf16": (-1e-19, 1e-19), "tf32": (-1e-19, 1e-19)}[t]
         return uniform(seed, lo, hi)
