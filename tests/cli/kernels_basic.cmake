@@ -4,6 +4,9 @@
 #  * kernels_basic_bad_<case>: every bad input of kernels/basic/bad/README.md ends with exit code 2
 #    and an error naming the essential fact (expect_error.cmake), never a hang or a crash;
 #    args_ok is the positive control (exit 0).
+#  * kernels_basic_golden_<spec>: tcsim_add_golden_test for every spec whose hardware golden is
+#    committed under kernels/basic/golden/h200/<spec>/ (from `tcsim-hw run SPEC --out DIR` on the
+#    H200); approx_math is left out (its outputs are not bit-exact by construction).
 #  * kernels_basic_ref_<spec> (option TCSIM_CORPUS_REFERENCE_TESTS, off by default): runs each
 #    corpus spec in the simulator and compares the outputs with reference.py's independent model.
 set(_kb ${PROJECT_SOURCE_DIR}/kernels/basic)
@@ -34,10 +37,18 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/tools/tcsim/cmd_run.cc)
            COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kb}/bad/args_ok.json
                    -DEXPECT_RC=0 "-DEXPECT_REGEX=.*" -P ${_kb}/bad/expect_error.cmake)
 
+  file(GLOB _specs ${_kb}/*.json)
+  foreach(_spec ${_specs})
+    get_filename_component(_stem ${_spec} NAME_WE)
+    set(_golden ${_kb}/golden/h200/${_stem})
+    if(EXISTS ${_golden}/manifest.json AND NOT _stem STREQUAL "approx_math")
+      tcsim_add_golden_test(kernels_basic_golden_${_stem} ${_spec} ${_golden})
+    endif()
+  endforeach()
+
   option(TCSIM_CORPUS_REFERENCE_TESTS "Compare simulator runs of kernels/basic with reference.py" OFF)
   find_package(Python3 COMPONENTS Interpreter)
   if(TCSIM_CORPUS_REFERENCE_TESTS AND Python3_Interpreter_FOUND)
-    file(GLOB _specs ${_kb}/*.json)
     foreach(_spec ${_specs})
       get_filename_component(_stem ${_spec} NAME_WE)
       set(_out ${CMAKE_BINARY_DIR}/kernels_basic_ref/${_stem})
