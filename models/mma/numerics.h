@@ -33,6 +33,18 @@ enum class ZeroExp : uint8_t {
   FormatEmin,  // a zero has its format's emin (the exponent its field encodes)
 };
 
+// How the instruction is executed (probe Q10).
+enum class Structure : uint8_t {
+  Fused,      // one tensor-core datapath: groups of `group` products fused with C, chained
+  F16Halves,  // mma.sync e4m3/e5m2 on sm_90a and sm_100a, which have no fp8 mma.sync unit: ptxas
+              // (CUDA 13.0) emits F2FP.F16.E4M3/E5M2.UNPACK_B (every operand converted to f16,
+              // exactly), two HMMAs on the f16 datapath of this row's other parameters -- the
+              // products with k%4 in {0,1} (bytes 0-1 of each operand register) with C = +0, then
+              // those with k%4 in {2,3} chained onto it -- and one IEEE add of the instruction's C
+              // rounded to nearest even (FADD for f32 D, HADD2 for f16 D). Confirmed on an H200
+              // (kernels/probes/results/h200-2026-11-30) and by KM's B200 mma.sync fp8 files.
+};
+
 // The sign of an exactly-zero result (probe Q12).
 enum class ZeroSign : uint8_t {
   Positive,  // KM, MMA-Sim, sf-tensor: always +0 (B200 words "*-negative-zero": C=-0 -> +0)
@@ -40,6 +52,7 @@ enum class ZeroSign : uint8_t {
 };
 
 struct Numerics {
+  Structure structure = Structure::Fused;
   int group = 0;            // products fused per normalisation; 0 = the whole instruction K.
                             // K > group: groups are chained, each rounded to D's format (§1.1.6)
   int nfrac = 25;           // fraction bits kept below 2^maxE; kExactNfrac = no truncation
