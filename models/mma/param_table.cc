@@ -359,7 +359,8 @@ std::string set_numerics_field(Numerics& n, std::string_view a) {
   if (k == "bs_nfrac") return parse_int(v, n.bs_nfrac) ? "" : bad;
   if (k == "bs_zero_units_in_max") return parse_bool(v, n.bs_zero_units_in_max) ? "" : bad;
   return "unknown datapath parameter '" + std::string(k) +
-         "' (one of: structure group nfrac f32_out_frac f32_round f16_round zero_operand zero_operand_exp "
+         "' (one of: structure group nfrac f32_out_frac f32_round f16_round zero_operand "
+         "zero_operand_exp "
          "c_zero_in_max c_zero_exp exp_floor f16_c_fp32_view zero_sign nan_f32 nan_f16 bs_unit "
          "bs_nfrac bs_zero_units_in_max)";
 }

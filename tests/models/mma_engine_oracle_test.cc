@@ -352,7 +352,8 @@ TEST_CASE("the f16-halves structure differs from the fused fp8 datapaths, and th
     Rng r(d == DType::F32 ? 31 : 32);
     int differ = 0, n = 0;
     for (int i = 0; i < 400; ++i, ++n) {
-      const Vectors v = vectors(r, s.atype, s.btype, s.dtype, s.k, Regime::Typical, 0, DType::UE8M0);
+      const Vectors v =
+          vectors(r, s.atype, s.btype, s.dtype, s.k, Regime::Typical, 0, DType::UE8M0);
       differ += e.dot(v.a.data(), v.b.data(), v.c) != f.dot(v.a.data(), v.b.data(), v.c);
     }
     CAPTURE(tcsim::isa::dtype_name(d));

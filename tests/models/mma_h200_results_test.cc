@@ -57,7 +57,8 @@ std::string field(const std::vector<std::string>& f, const std::string& key) {
 uint32_t hex32(const std::string& s) { return static_cast<uint32_t>(std::stoul(s, nullptr, 16)); }
 
 // One combination name of the probe programs (kernels/probes/sm90/combos_*.cu), e.g.
-// "mma.sync e4m3*e5m2->f16", "wgmma.SS bf16*bf16->f32 imm-scale-a=-1", "wgmma.RS s8*s8->s32.satfinite".
+// "mma.sync e4m3*e5m2->f16", "wgmma.SS bf16*bf16->f32 imm-scale-a=-1",
+// "wgmma.RS s8*s8->s32.satfinite".
 struct Combo {
   Path path;
   int m, n;
@@ -97,8 +98,9 @@ Combo parse_combo(const std::string& name) {
   }
   const size_t star = rest.find('*'), arrow = rest.find("->");
   REQUIRE_MESSAGE((star != std::string::npos && arrow != std::string::npos), name);
-  const auto a = type_of(rest.substr(0, star)), b = type_of(rest.substr(star + 1, arrow - star - 1)),
-             d = type_of(rest.substr(arrow + 2));
+  const auto a = type_of(rest.substr(0, star));
+  const auto b = type_of(rest.substr(star + 1, arrow - star - 1));
+  const auto d = type_of(rest.substr(arrow + 2));
   REQUIRE_MESSAGE((a && b && d), name);
   c.shape.atype = *a, c.shape.btype = *b, c.shape.dtype = *d;
   switch (*a) {
@@ -263,8 +265,11 @@ TEST_CASE("every recorded H200 differential mismatch is reproduced, on regenerat
         ++mismatches;
         // the printed inputs are the regenerated ones
         const int i = o / c.n, j = o % c.n;
-        CHECK(codes(field(m, "a")) == std::vector<uint32_t>(t.a.begin() + i * k, t.a.begin() + (i + 1) * k));
-        CHECK(codes(field(m, "b")) == std::vector<uint32_t>(t.b.begin() + j * k, t.b.begin() + (j + 1) * k));
+        const auto slice = [k](const std::vector<uint32_t>& v, int r) {
+          return std::vector<uint32_t>(v.begin() + r * k, v.begin() + (r + 1) * k);
+        };
+        CHECK(codes(field(m, "a")) == slice(t.a, i));
+        CHECK(codes(field(m, "b")) == slice(t.b, j));
         CHECK(hex32(field(m, "c")) == t.c[o]);
         CHECK(hex32(field(m, "model")) == d_then[o]);
         // the current row gives the GPU's word (fast path, per-output path and oracle)
@@ -281,7 +286,8 @@ TEST_CASE("every recorded H200 differential mismatch is reproduced, on regenerat
   CHECK(mismatches == 40);
 }
 
-// ~25 s on two cores: skipped in the suite run, run by its own CTest (tests/cli/mma_dot_h200.cmake).
+// ~35 s on two cores: skipped in the suite run, run by its own CTest
+// (tests/cli/mma_dot_h200.cmake).
 TEST_CASE("H200 differential: all 10M mma.sync fp8 outputs" * doctest::skip()) {
   struct Job {
     const DiffRecord* rec;
