@@ -135,6 +135,8 @@ int main() {
        DType::E4M3, 32, ScaleType::None, 0},
       {"sm_90a wgmma e4m3->f32 (13-bit)", Arch::Sm90a, Path::Wgmma, MmaKind::F8F6F4, DType::E4M3,
        32, ScaleType::None, 0},
+      {"sm_90a mma.sync e4m3->f32 (f16 emulation)", Arch::Sm90a, Path::MmaSync, MmaKind::F8F6F4,
+       DType::E4M3, 32, ScaleType::None, 0},
       {"sm_100a tcgen05 kind::tf32", Arch::Sm100a, Path::Tcgen05, MmaKind::TF32, DType::TF32, 8,
        ScaleType::None, 0},
       {"sm_100a tcgen05 kind::mxf4nvf4 e2m1 ue4m3/16", Arch::Sm100a, Path::Tcgen05,

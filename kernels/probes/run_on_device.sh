@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds the tensor-core probe programs with nvcc and runs them on the GPU of this machine,
-# writing every result under $OUT (the coordinator runs this on an H200; budget < 8 minutes).
+# writing every result under $OUT (the coordinator runs this on an H200; budget < 3 minutes: the
+# first run, 2026-11-30, took 28 s for the build, all probes and 58 x 10M differential outputs).
 #   $OUT/env.txt            GPU, driver, CUDA, date
 #   $OUT/probes_sm90.txt    Q1-Q20 probe results per path/type + hypothesis summaries
 #   $OUT/diff_sm90.txt      random differential: >= 10M outputs per combination vs tcsim's rows
 #   $OUT/sass_sm90.txt      SASS opcode summary of every probe kernel (which unit runs mma.sync fp8?)
+#   $OUT/sass_mma_sync_fp8.txt  the dataflow of mma.sync e4m3/e5m2 (F2FP, HMMA, FADD/HADD2) per target
 #   $OUT/build_*.log        compiler output
 #   $OUT/tcgen05_ptxas.txt  sm_100a tcgen05 probe kernels assembled by ptxas (no B200 here)
-# Options (environment): DIFF_OUTPUTS (default 10000000), NVCC, JOBS.
+# Options (environment): DIFF_OUTPUTS (default 10000000), NVCC, JOBS,
+#   DIFF_FILTER / PROBE_FILTER: only the combinations whose name contains this substring, e.g.
+#   DIFF_FILTER='mma.sync e' reruns the 8 mma.sync fp8 combinations (the rows fitted after the first
+#   run) with the same inputs as that run (the generator is keyed by the combination's index).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/out/probes}
@@ -15,6 +20,8 @@ mkdir -p "$OUT"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 JOBS=${JOBS:-$(nproc)}
 DIFF_OUTPUTS=${DIFF_OUTPUTS:-10000000}
+DIFF_FILTER=${DIFF_FILTER:-}
+PROBE_FILTER=${PROBE_FILTER:-}
 BUILD=$(mktemp -d /tmp/tcsim_probes.XXXXXX)
 START=$(date +%s)
 elapsed() { echo $(( $(date +%s) - START )); }
@@ -25,6 +32,7 @@ elapsed() { echo $(( $(date +%s) - START )); }
   echo "nvcc: $("$NVCC" --version | tail -n 2 | tr '\n' ' ')"
   nvidia-smi --query-gpu=name,driver_version,vbios_version,clocks.max.sm,memory.total --format=csv 2>&1
   echo "git: $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "model sources sha256: $(cd "$ROOT" && cat models/mma/*.h models/mma/*.cc models/formats/format.* | sha256sum | cut -c1-16)"
   grep -m1 "model name" /proc/cpuinfo
   echo "cpu flags avx2: $(grep -c -w avx2 /proc/cpuinfo)"
 } > "$OUT/env.txt" 2>&1
@@ -73,20 +81,32 @@ if [ $fail -eq 0 ]; then
   else
     echo "cuobjdump not found" > "$OUT/sass_sm90.txt"
   fi
+  # the emulated mma.sync fp8 (models/mma numerics.h Structure::F16Halves), per target
+  if command -v cuobjdump > /dev/null; then
+    for a in 90a 100a; do
+      echo "################ sm_$a"
+      "$NVCC" -gencode arch=compute_$a,code=sm_$a -cubin -o "$BUILD/fp8_sass_$a.cubin" \
+          "$ROOT/kernels/probes/sm90/fp8_emulation_sass.cu" 2>&1 &&
+        cuobjdump --dump-sass "$BUILD/fp8_sass_$a.cubin" |
+        grep -E 'Function|F2FP|MMA|HADD|FADD|HFMA|FFMA|PRMT' | sed 's@/\* 0x[0-9a-f]* \*/@@; s/^ *//'
+    done > "$OUT/sass_mma_sync_fp8.txt" 2>&1
+  fi
   echo "[$(elapsed)s] probes" | tee -a "$OUT/env.txt"
-  timeout 90 "$BUILD/probes_sm90" > "$OUT/probes_sm90.txt" 2> "$OUT/probes_sm90.err"
+  timeout 60 "$BUILD/probes_sm90" ${PROBE_FILTER:+"$PROBE_FILTER"} > "$OUT/probes_sm90.txt" 2> "$OUT/probes_sm90.err"
   echo "probes exit: $?" >> "$OUT/env.txt"
   echo "[$(elapsed)s] differential ($DIFF_OUTPUTS outputs per combination)" | tee -a "$OUT/env.txt"
-  # the whole script must end before 8 minutes: the differential stops at 6:40
-  left=$(( 400 - $(elapsed) ))
+  # the whole script must end before 3 minutes: the differential stops at 2:20
+  left=$(( 140 - $(elapsed) ))
   [ $left -lt 10 ] && left=10
-  timeout "$left" "$BUILD/diff_sm90" --outputs "$DIFF_OUTPUTS" > "$OUT/diff_sm90.txt" 2> "$OUT/diff_sm90.err"
+  filter=()
+  [ -n "$DIFF_FILTER" ] && filter=(--filter "$DIFF_FILTER")
+  timeout "$left" "$BUILD/diff_sm90" --outputs "$DIFF_OUTPUTS" "${filter[@]}" > "$OUT/diff_sm90.txt" 2> "$OUT/diff_sm90.err"
   echo "diff exit: $? (124 = timed out; the file holds every combination finished)" >> "$OUT/env.txt"
 fi
 
-# sm_100a tcgen05 probes: assemble only (no B200 here), if at least 70 s of the budget remain
-if [ $(( 440 - $(elapsed) )) -gt 60 ]; then
-  timeout 60 "$NVCC" $CXXFLAGS -gencode arch=compute_100a,code=sm_100a -cubin \
+# sm_100a tcgen05 probes: assemble only (no B200 here), if at least 25 s of the budget remain
+if [ $(( 170 - $(elapsed) )) -gt 25 ]; then
+  timeout 25 "$NVCC" $CXXFLAGS -gencode arch=compute_100a,code=sm_100a -cubin \
       -o "$BUILD/tcgen05_probes.cubin" "$ROOT/kernels/probes/tcgen05/tcgen05_probes.cu" \
       > "$OUT/tcgen05_ptxas.txt" 2>&1
   echo "tcgen05 ptxas exit: $?" >> "$OUT/tcgen05_ptxas.txt"

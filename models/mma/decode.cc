@@ -59,4 +59,28 @@ Decoder::Decoder(DType t, int zero_exp) : type_(t), zero_exp_(zero_exp) {
   }
 }
 
+Decoder Decoder::fp8_as_f16(DType t, int zero_exp) {
+  if (t != DType::E4M3 && t != DType::E5M2)
+    throw std::invalid_argument("fp8-as-f16 decoding needs e4m3 or e5m2, not " +
+                                std::string(isa::dtype_name(t)));
+  Decoder d(t, zero_exp);
+  constexpr int kF16Frac = 10, kF16Emin = -14;
+  const int frac = d.frac_bits_;
+  for (Elem& e : d.table_) {
+    if (e.cls != static_cast<uint8_t>(FpClass::Normal) &&
+        e.cls != static_cast<uint8_t>(FpClass::Subnormal))
+      continue;
+    // renormalise into f16: e4m3 subnormals (exp -6, sig < 8) become f16 normals
+    while (e.sig < (1 << frac) && e.exp > kF16Emin) {
+      e.sig <<= 1;
+      --e.exp;
+    }
+    e.sig <<= kF16Frac - frac;
+    e.cls = static_cast<uint8_t>(e.sig >> kF16Frac ? FpClass::Normal : FpClass::Subnormal);
+  }
+  d.frac_bits_ = kF16Frac;
+  d.emin_ = kF16Emin;
+  return d;
+}
+
 }  // namespace tcsim::models::mma

@@ -27,6 +27,10 @@ class Decoder {
   // `zero_exp` is the exponent a zero gets (kSkipExp: none). Integer types s8/u8 decode to their
   // value (exp 0, frac_bits 0).
   Decoder(DType t, int zero_exp);
+  // e4m3 / e5m2 codes decoded as the f16 values F2FP.F16.E4M3/E5M2 converts them to (exact:
+  // every fp8 value is an f16 value): f16 nominal exponents (an e4m3 subnormal is a normal f16),
+  // 10 fraction bits, emin -14. The operands of the emulated mma.sync fp8 (Structure::F16Halves).
+  static Decoder fp8_as_f16(DType t, int zero_exp);
 
   Elem operator()(uint32_t code) const {
     switch (kind_) {

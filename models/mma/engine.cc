@@ -104,8 +104,20 @@ std::string check_shape(const DotShape& s) {
   if (!isa::is_block_scaled(s.kind) && s.scale_type != ScaleType::None)
     return kind + " is not block-scaled; it takes no scale factors";
   if (s.k <= 0 || s.k > 1024) return "K must be in 1..1024, not " + std::to_string(s.k);
-  if (s.num.group < 0 || (s.num.group > 0 && s.k > s.num.group && s.k % s.num.group != 0))
-    return "K=" + std::to_string(s.k) + " is not a multiple of the datapath group " +
+  if (s.num.structure == Structure::F16Halves) {
+    // ptxas's mma.sync fp8 emulation (numerics.h): e4m3/e5m2 -> f16 conversions, two HMMAs
+    // over the k%4 < 2 and k%4 >= 2 halves, one IEEE add of C
+    if (s.kind != MmaKind::F8F6F4 || !(s.atype == DType::E4M3 || s.atype == DType::E5M2) ||
+        !(s.btype == DType::E4M3 || s.btype == DType::E5M2))
+      return "the f16-halves structure (mma.sync fp8 emulation) takes kind::f8f6f4 with e4m3|e5m2 "
+             "operands, not " + kind + " " + types;
+    if (s.k % 8 != 0)
+      return "the f16-halves structure needs K a multiple of 8 (two halves of k%4), not " +
+             std::to_string(s.k);
+  }
+  const int fused_k = s.num.structure == Structure::F16Halves ? s.k / 2 : s.k;
+  if (s.num.group < 0 || (s.num.group > 0 && fused_k > s.num.group && fused_k % s.num.group != 0))
+    return "K=" + std::to_string(fused_k) + " is not a multiple of the datapath group " +
            std::to_string(s.num.group);
   if (s.scale_block > 0 && s.k % s.scale_block != 0)
     return "K=" + std::to_string(s.k) + " is not a multiple of the scale block " +
@@ -137,8 +149,14 @@ std::string check_shape(const DotShape& s) {
 DotEngine::DotEngine(const DotShape& shape) : s_(shape) {
   if (const std::string e = check_shape(s_); !e.empty()) throw std::invalid_argument(e);
   const bool is_int = s_.kind == MmaKind::I8;
-  da_ = Decoder(s_.atype, is_int ? 0 : zero_operand_exp(s_.num, s_.atype));
-  db_ = Decoder(s_.btype, is_int ? 0 : zero_operand_exp(s_.num, s_.btype));
+  halves_ = s_.num.structure == Structure::F16Halves;
+  if (halves_) {  // the HMMAs see f16 operands (F2FP conversions, exact)
+    da_ = Decoder::fp8_as_f16(s_.atype, zero_operand_exp(s_.num, DType::F16));
+    db_ = Decoder::fp8_as_f16(s_.btype, zero_operand_exp(s_.num, DType::F16));
+  } else {
+    da_ = Decoder(s_.atype, is_int ? 0 : zero_operand_exp(s_.num, s_.atype));
+    db_ = Decoder(s_.btype, is_int ? 0 : zero_operand_exp(s_.num, s_.btype));
+  }
   zero_c_exp_ = s_.num.c_zero_in_max ? s_.num.c_zero_exp : kSkipExp;
   if (s_.dtype != DType::S32) dc_ = Decoder(s_.dtype, zero_c_exp_);
   if (s_.scale_type != ScaleType::None) {
@@ -146,7 +164,8 @@ DotEngine::DotEngine(const DotShape& shape) : s_(shape) {
     dscale_ = Decoder(st, zero_operand_exp(s_.num, st));
   }
   fp_ = da_.frac_bits() + db_.frac_bits();
-  group_ = s_.num.group > 0 && s_.num.group < s_.k ? s_.num.group : s_.k;  // K <= group: one
+  const int fused_k = halves_ ? s_.k / 2 : s_.k;  // products per HMMA of the emulation
+  group_ = s_.num.group > 0 && s_.num.group < fused_k ? s_.num.group : fused_k;  // K <= group: one
   if (is_mx4(s_.kind)) group_ = s_.k;
   out_ = s_.dtype == DType::F16 ? kOutF16 : out_f32(s_.num.f32_out_frac);
   // products fit the 32-bit lanes of simd_kernels.h
@@ -165,8 +184,11 @@ void DotEngine::decode_vec(const uint32_t* codes, const uint8_t* scales, const D
   uint8_t* neg = buf.neg.data() + o;
   uint8_t flags = 0;
   const bool mx4 = is_mx4(s_.kind);
-  for (int i = 0; i < k; ++i) {
-    Elem e = d(codes[i]);
+  for (int i0 = 0; i0 < k; ++i0) {
+    // F16Halves: element k goes to the HMMA that reads its register bytes, k%4 < 2 first (the
+    // order inside an HMMA does not matter: its products are fused)
+    const int i = halves_ ? ((i0 & 2) ? k / 2 : 0) + (i0 >> 2) * 2 + (i0 & 1) : i0;
+    Elem e = d(codes[i0]);
     e.neg ^= negate;
     const auto c = static_cast<FpClass>(e.cls);
     if (c == FpClass::NaN) flags |= kHasSpecial | kHasNaN;
@@ -359,9 +381,53 @@ uint32_t DotEngine::dot_block4(const Vec& a, const Vec& b, uint32_t c) const {
   return finish(sum, mx - nfrac, false);
 }
 
+// FADD / HADD2 as ptxas uses them after the emulated mma.sync fp8 (PTX add.rn.f32 / add.rn.f16,
+// IEEE 754 addition): the exact sum rounded to nearest even, subnormals kept, a NaN result the
+// canonical NaN, x + (-x) = +0 and (-0) + (-0) = -0.
+uint32_t DotEngine::ieee_add(uint32_t x, uint32_t y) const {
+  const OutFormat& f = s_.dtype == DType::F16 ? kOutF16 : kOutF32;
+  const Elem ex = dc_(x), ey = dc_(y);
+  const auto cx = static_cast<FpClass>(ex.cls), cy = static_cast<FpClass>(ey.cls);
+  if (cx == FpClass::NaN || cy == FpClass::NaN) return special_or_zero(true, false, false);
+  if (cx == FpClass::Inf || cy == FpClass::Inf) {
+    const bool pinf = (cx == FpClass::Inf && !ex.neg) || (cy == FpClass::Inf && !ey.neg);
+    const bool ninf = (cx == FpClass::Inf && ex.neg) || (cy == FpClass::Inf && ey.neg);
+    return special_or_zero(false, pinf, ninf);
+  }
+  if (!ex.sig || !ey.sig) {  // x + 0 = x; zeros: +0 unless both are -0
+    if (ex.sig) return x;
+    if (ey.sig) return y;
+    return ex.neg && ey.neg ? f.sign_bit() : 0;
+  }
+  // |x| >= |y| by exponent; a y more than 31 binades below x is under a quarter ulp of x (whose
+  // significand has at most 24 bits): RN returns x unchanged
+  const bool swap = ey.exp > ex.exp;
+  const Elem& big = swap ? ey : ex;
+  const Elem& small = swap ? ex : ey;
+  const int gap = big.exp - small.exp;
+  if (gap > 31) return swap ? y : x;
+  // exact: significands < 2^24, shifted by at most 31 bits
+  const int64_t sb = int64_t{big.sig} << gap, ss = small.sig;
+  const int64_t sum = (big.neg ? -sb : sb) + (small.neg ? -ss : ss);
+  if (sum == 0) return 0;  // x + (-x) = +0 under RN
+  const bool neg = sum < 0;
+  return round_finite(neg, neg ? uint64_t(-sum) : uint64_t(sum), small.exp - dc_.frac_bits(),
+                      false, f, Round::RN);
+}
+
+// Structure::F16Halves (numerics.h): the operands are already f16 values, permuted so that the
+// first K/2 are the first HMMA's; each HMMA is this row's fused datapath (group_ chained), the
+// first with C = +0 (register RZ), then C is added by one IEEE add.
+uint32_t DotEngine::dot_halves(const Vec& a, const Vec& b, uint32_t c) const {
+  uint32_t p = 0;
+  for (int k0 = 0; k0 < s_.k; k0 += group_) p = group_fp(a, b, k0, k0 + group_, p, false);
+  return ieee_add(c, p);
+}
+
 uint32_t DotEngine::dot_decoded(const Vec& a, const Vec& b, uint32_t c) const {
   if (s_.kind == MmaKind::I8) return dot_int(a, b, c);
   if (is_mx4(s_.kind)) return dot_block4(a, b, c);
+  if (halves_) return dot_halves(a, b, c);
   // Groups are chained: each group's rounded result is the next group's C (§1.1.6).
   for (int k0 = 0; k0 < s_.k; k0 += group_) c = group_fp(a, b, k0, k0 + group_, c, k0 == 0);
   return c;
@@ -463,7 +529,7 @@ void DotEngine::tile(int m, int n, const uint32_t* a, const uint32_t* b, const u
   thread_local std::vector<Vec> vecs;
   vecs.clear();
   for (int v = 0; v < m + n; ++v) vecs.push_back(buf.vec(v));
-  if (simd_ok_ && s_.kind != MmaKind::I8 && !is_mx4(s_.kind)) {
+  if (simd_ok_ && s_.kind != MmaKind::I8 && !is_mx4(s_.kind) && !halves_) {
     tile_rows(m, n, vecs.data(), c, d);
     return;
   }

@@ -14,6 +14,8 @@
 //   3. mxf4 / mxf4nvf4: exact sums of `bs_unit` products times the two scale significands, each
 //      unit one term with the nominal exponent E_sA+E_sB, window bs_nfrac.
 //   4. kind::i8: exact sum, wrap or saturate.
+//   5. Structure::F16Halves (mma.sync fp8 on sm_90a/sm_100a, emulated by ptxas): fp8 operands as
+//      f16, two chained HMMA groups over the k%4 halves (C = +0), one IEEE RN add of C.
 // Std-only: kernels/probes/ compiles this file with nvcc into the differential program; the
 // doctest suite proves it equal to the Boost oracle (models/mma/oracle.h) step by step.
 #pragma once
@@ -66,6 +68,8 @@ class DotEngine {
   template <int kOutFrac, bool kF16, bool kRN>
   void tile_rows_t(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const;
   uint32_t dot_int(const Vec& a, const Vec& b, uint32_t c) const;
+  uint32_t dot_halves(const Vec& a, const Vec& b, uint32_t c) const;
+  uint32_t ieee_add(uint32_t x, uint32_t y) const;
   uint32_t dot_block4(const Vec& a, const Vec& b, uint32_t c) const;
   uint32_t group_fp(const Vec& a, const Vec& b, int k0, int k1, uint32_t c, bool first) const;
   bool group_special(const Vec& a, const Vec& b, int k0, int k1, const Elem& ce,
@@ -84,6 +88,7 @@ class DotEngine {
   int group_;
   int fp_;          // fraction bits of a product: frac(A) + frac(B)
   int zero_c_exp_;  // exponent of a zero C in maxE (kSkipExp: none)
+  bool halves_;     // Structure::F16Halves: operands decoded as f16, permuted into two halves
   bool simd_ok_;    // the group kernels of simd_kernels.h apply (nfrac <= 29, nfrac >= fp_)
   const simd::Kernels* kernels_;
 };

@@ -3,6 +3,7 @@
 #include <optional>
 #include <sstream>
 
+#include "models/formats/convert.h"
 #include "models/formats/format.h"
 
 namespace tcsim::models::mma::oracle {
@@ -259,6 +260,38 @@ uint32_t model_mx4(const DotShape& s, const Inputs& in, std::vector<std::string>
   return round_out(s, {sum, q});
 }
 
+uint32_t model_fused(const DotShape& s, const Inputs& in, std::vector<std::string>* trace);
+
+// Structure::F16Halves, written from the SASS (kernels/probes/results/h200-2026-11-30/
+// sass_mma_sync_fp8.txt): F2FP.F16.E4M3/E5M2.UNPACK_B (PTX cvt.rn.f16x2.e4m3x2, exact), HMMA
+// over bytes 0-1 of each operand register (k%4 < 2) with C = RZ, HMMA over bytes 2-3 with the
+// first's D as C, then FADD / HADD2 of the instruction's C (IEEE, round to nearest even).
+uint32_t model_halves(const DotShape& s, const Inputs& in, std::vector<std::string>* trace) {
+  std::vector<uint32_t> a[2], b[2];
+  for (int k = 0; k < s.k; ++k) {
+    const int h = (k % 4) >= 2;
+    a[h].push_back(static_cast<uint32_t>(cvt_float(DType::F16, s.atype, in.a[k] & 0xff, {})));
+    b[h].push_back(static_cast<uint32_t>(cvt_float(DType::F16, s.btype, in.b[k] & 0xff, {})));
+  }
+  DotShape hs = s;  // one HMMA: the row's f16 datapath over K/2 products
+  hs.num.structure = Structure::Fused;
+  hs.kind = MmaKind::F16;
+  hs.atype = hs.btype = DType::F16;
+  hs.k = s.k / 2;
+  uint32_t p = model_fused(hs, {a[0].data(), b[0].data(), 0}, trace);
+  p = model_fused(hs, {a[1].data(), b[1].data(), p}, trace);
+  const Val vc = decode(s.dtype, in.c, false), vp = decode(s.dtype, p, false);
+  SpecialState sp;
+  sp.term(vc);
+  sp.term(vp);
+  if (trace) trace->push_back("ieee add: C + " + str(vp.v));
+  if (sp.result() != Special::None) return encode_special(s, sp.result());
+  const Dyadic sum = add(vc.v, vp.v);
+  const OutFmt f = s.dtype == DType::F16 ? OutFmt{10, 10, 5, 15} : OutFmt{23, 23, 8, 127};
+  if (sum.m == 0) return vc.neg && vp.neg && vc.v.m == 0 && vp.v.m == 0 ? sign_bit(f) : 0;
+  return round_dyadic(sum, f.frac, f.mant_bits, f.exp_bits, f.bias, Round::RN);
+}
+
 }  // namespace
 
 uint32_t round_dyadic(const Dyadic& v, int frac, int mant_bits, int exp_bits, int bias,
@@ -342,6 +375,13 @@ uint32_t exact_rounded(const DotShape& s, const Inputs& in) {
 uint32_t model(const DotShape& s, const Inputs& in, std::vector<std::string>* trace) {
   if (s.kind == MmaKind::I8) return model_int(s, in);
   if (is_mx4(s.kind)) return model_mx4(s, in, trace);
+  if (s.num.structure == Structure::F16Halves) return model_halves(s, in, trace);
+  return model_fused(s, in, trace);
+}
+
+namespace {
+
+uint32_t model_fused(const DotShape& s, const Inputs& in, std::vector<std::string>* trace) {
   const Decoded d = decode_all(s, in);
   if (d.nan_scale) return encode_special(s, Special::NaN);
   const int group = (s.num.group > 0 && s.num.group < s.k) ? s.num.group : s.k;
@@ -417,5 +457,7 @@ uint32_t model(const DotShape& s, const Inputs& in, std::vector<std::string>* tr
   }
   return c_word;
 }
+
+}  // namespace
 
 }  // namespace tcsim::models::mma::oracle

@@ -27,11 +27,14 @@ constexpr Numerics hopper_fp8() {
   n.f32_out_frac = 13;
   return n;
 }
-// B200 legacy mma.sync fp8: our replay of KM's B200 files (captured with mma.sync m16n8k32)
-// fits the exact sum with one round-to-nearest-even, not the tcgen05 datapath.
-constexpr Numerics exact_rn() {
-  Numerics n = fused(0, kExactNfrac);
-  n.f32_round = Round::RN;
+// mma.sync e4m3/e5m2 on sm_90a and sm_100a: not an fp8 tensor-core datapath but ptxas's emulation
+// on the f16 one (numerics.h Structure::F16Halves): two HMMAs of the row's f16 mma.sync numbers
+// (fused 16 products, 25 bits) over the products with k%4 in {0,1} (C = +0) and then k%4 in
+// {2,3}, and one IEEE RN add of C (FADD / HADD2). SASS: kernels/probes/results/h200-2026-11-30/
+// sass_mma_sync_fp8.txt.
+constexpr Numerics f16_halves() {
+  Numerics n = fused(16, 25);
+  n.structure = Structure::F16Halves;
   return n;
 }
 // Block-scaled K=64 (mxf4, mxf4nvf4): 16-product exact units, 35 bits below the largest
@@ -76,39 +79,58 @@ using C = Confidence;
 // clang-format off
 const Family kFamilies[] = {
   // ---------------------------------------------------------------- sm_90a (H100/H200) mma.sync
+  // "H200 2026-11-30": kernels/probes/results/h200-2026-11-30/ (NVIDIA H200, driver 580.159.04,
+  // CUDA 13.0): every Q1-Q20 probe line (probes_sm90.txt) and 10,000,000 random + adversarial
+  // outputs per combination (diff_sm90.txt) reproduced; tests/models/mma_h200_results_test.cc
+  // replays them. The answers are in that folder's ANSWERS.md.
   {Arch::Sm90a, Path::MmaSync, K::F16, kF16, kF16, kDBoth, {8, 16, 0}, fused(16, 25), C::Hardware,
-   "group 16 / nfrac 25 / RZ f32, RNE f16: published H100+H200 fp16 vectors (wmma/mma.sync, "
-   "K=16, f32 and f16 D) replay 5000/5000 each (tests/cli/mma_dot_replay.cmake); KM H100TC, "
-   "MMA-Sim Hopper mma; zero/floor/f16-C rules assumed (Q1, Q2, Q20)"},
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): probes 97/97 (f32 D), 91/91 "
+   "(f16 D), differential 10M/10M each; published H100+H200 fp16 vectors 5000/5000. One group of "
+   "16 (Q7), 25 bits (Q3), RZ f32 / RN f16 (Q6), zero operands skip maxE (Q20), an f16 C keeps "
+   "its f16 exponent (Q2), zero results +0 (Q12), canonical NaN 7fffffff/7fff (Q13)"},
   {Arch::Sm90a, Path::MmaSync, K::F16, kBF16, kBF16, kDF32, {8, 16, 0}, fused(16, 25), C::Hardware,
-   "published H100+H200 bf16 vectors replay 5000/5000; zero/floor rules assumed (Q1, Q20)"},
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): probes 110/110, differential "
+   "10M/10M; published H100+H200 bf16 vectors 5000/5000. No exponent floor at -126 with C=+0 "
+   "(Q1: 16 x 2^-152 -> 2^-148); bf16 0*2^127 does not raise maxE (Q20)"},
   {Arch::Sm90a, Path::MmaSync, K::TF32, kTF32, kTF32, kDF32, {4, 8, 0}, fused(8, 25), C::Hardware,
-   "nfrac 25 RZ: published H100+H200 tf32 vectors (K=4) 5000/5000; group 8 from KM H100TC "
-   "(fma=8) and MMA-Sim (no split), not visible at K=4; operand truncation of bits 12..0 "
-   "assumed as for wgmma (Q16)"},
-  {Arch::Sm90a, Path::MmaSync, K::F8F6F4, kFp8, kFp8, kDF32, {16, 32, 0}, hopper_fp8(), C::Assumed,
-   "assumed equal to wgmma fp8 (SageAttention2: Ada/Hopper mma is FP22); a DeepGEMM #37 "
-   "report disagrees; probe Q10 decides (mma.sync fp8 may run on the f16 HMMA datapath)"},
-  {Arch::Sm90a, Path::MmaSync, K::F8F6F4, kFp8, kFp8, kDF16, {16, 32, 0}, fused(32, 13), C::Assumed,
-   "assumed 13 bits + RNE; KM's H100/H200 fp8 f16-D files (mma.sync) are not reproduced by any "
-   "model because their C differs from the published c file (see tests/cli/mma_dot_replay.cmake); "
-   "probes Q9/Q10 decide"},
-  {Arch::Sm90a, Path::MmaSync, K::I8, kI8, kI8, kDS32, {16, 32, 0}, fused(0, 25), C::Spec,
-   "exact s32 sum, wrap or .satfinite clamp (PTX ISA §9.7.14.5.14)"},
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): probes 110/110, differential "
+   "10M/10M; published H100+H200 tf32 vectors (K=4) 5000/5000. Operand bits 12..0 ignored "
+   "(truncation, Q16), one group of 8"},
+  {Arch::Sm90a, Path::MmaSync, K::F8F6F4, kFp8, kFp8, kDBoth, {16, 32, 0}, f16_halves(),
+   C::Hardware,
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): not an fp8 datapath (Q10) but "
+   "ptxas's emulation F2FP fp8->f16, HMMA(k%4<2, C=0), HMMA(k%4>=2, chained), FADD/HADD2 of C "
+   "(RN); reproduces all 828 probe lines and the recorded differential mismatches, where the "
+   "earlier wgmma-like row (32 products, 13 bits) matched 52-87%; KM's published H100/H200 fp8 "
+   "f16-D files (mma.sync) 5000/5000 (Q9: their f16 D is this structure's)"},
+  {Arch::Sm90a, Path::MmaSync, K::I8, kI8, kI8, kDS32, {16, 32, 0}, fused(0, 25), C::Hardware,
+   "exact s32 sum, wrap or .satfinite clamp (PTX ISA §9.7.14.5.14); confirmed on hardware (H200, "
+   "driver 580.159.04, 2026-11-30): Q18 probes, differential 10M/10M for all 8 s8/u8 variants"},
   // ------------------------------------------------------------------ sm_90a (H100/H200) wgmma
-  {Arch::Sm90a, Path::Wgmma, K::F16, kF16, kF16, kDBoth, {16, 0, 0}, fused(16, 25), C::PublishedModel,
-   "MMA-Sim wgmma (whole K=16, 25 bits); same datapath as mma.sync k16 per KM; probes Q3/Q7"},
-  {Arch::Sm90a, Path::Wgmma, K::F16, kBF16, kBF16, kDF32, {16, 0, 0}, fused(16, 25), C::PublishedModel,
-   "MMA-Sim wgmma bf16 (K=16, 25 bits); probes Q3/Q7"},
-  {Arch::Sm90a, Path::Wgmma, K::TF32, kTF32, kTF32, kDF32, {8, 0, 0}, fused(8, 25), C::PublishedModel,
-   "MMA-Sim wgmma tf32 (K=8, 25 bits, operands truncated: PTX ISA §9.7.15.5.2); probes Q3/Q16"},
+  // The same run: SS (A from shared memory) and RS (A from registers) agree bit for bit on every
+  // probe and differential output; imm-scale-a = -1 negates A exactly (bf16, e4m3 checked).
+  {Arch::Sm90a, Path::Wgmma, K::F16, kF16, kF16, kDBoth, {16, 0, 0}, fused(16, 25), C::Hardware,
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): SS and RS, probes 97/97 (f32 D) "
+   "and 91/91 (f16 D), differential 10,002,432/10,002,432 each; same datapath as mma.sync k16"},
+  {Arch::Sm90a, Path::Wgmma, K::F16, kBF16, kBF16, kDF32, {16, 0, 0}, fused(16, 25), C::Hardware,
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): SS, RS and SS with "
+   "imm-scale-a=-1, probes 110/110, differential 10,002,432/10,002,432 each"},
+  {Arch::Sm90a, Path::Wgmma, K::TF32, kTF32, kTF32, kDF32, {8, 0, 0}, fused(8, 25), C::Hardware,
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): SS and RS, probes 110/110, "
+   "differential 10,002,432/10,002,432 each; operands truncated (PTX ISA §9.7.15.5.2, Q16)"},
   {Arch::Sm90a, Path::Wgmma, K::F8F6F4, kFp8, kFp8, kDF32, {32, 0, 0}, hopper_fp8(), C::Hardware,
-   "published H100+H200 e4m3/e5m2 vectors (wgmma, C=0) replay 5000/5000, every output has bits "
-   "9..0 zero; DSV3, SageAttention2, MMA-Sim, KM (fma=32, neab=-10); PTX 9.2 note in §9.7.15.5.2"},
-  {Arch::Sm90a, Path::Wgmma, K::F8F6F4, kFp8, kFp8, kDF16, {32, 0, 0}, fused(32, 13), C::Assumed,
-   "assumed 13 bits then RNE to f16 (MMA-Sim); no hardware data; probe Q9"},
-  {Arch::Sm90a, Path::Wgmma, K::I8, kI8, kI8, kDS32, {32, 0, 0}, fused(0, 25), C::Spec,
-   "exact s32 sum, wrap or .satfinite clamp (PTX ISA §9.7.15.5.2)"},
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): all four type pairs, SS, RS and "
+   "imm-scale-a=-1, probes 100-121/100-121, differential 10,002,432/10,002,432 each: one group "
+   "of 32, 13 bits (C truncated too), RZ to e8m13 (Q3-Q6, Q10 C alone 1+2^-23 -> 1.0, Q11 stall "
+   "at 64.0); published H100+H200 e4m3/e5m2 vectors (C=0) 5000/5000"},
+  {Arch::Sm90a, Path::Wgmma, K::F8F6F4, kFp8, kFp8, kDF16, {32, 0, 0}, fused(32, 13), C::Hardware,
+   "confirmed on hardware (H200, driver 580.159.04, 2026-11-30): all four type pairs, SS and RS, "
+   "probes 90-112, differential 10,002,432/10,002,432 each (Q9): the same 32-product 13-bit "
+   "window, then RN to f16 from the truncated sum"},
+  {Arch::Sm90a, Path::Wgmma, K::I8, kI8, kI8, kDS32, {32, 0, 0}, fused(0, 25), C::Hardware,
+   "exact s32 sum, wrap or .satfinite clamp (PTX ISA §9.7.15.5.2); confirmed on hardware (H200, "
+   "driver 580.159.04, 2026-11-30): Q18 probes, differential 10,002,432/10,002,432 (SS and RS, "
+   "s8/u8 pairs, .satfinite for s8*s8 and u8*u8)"},
   // ----------------------------------------------------------------- sm_100a (B200) tcgen05.mma
   {Arch::Sm100a, Path::Tcgen05, K::F16, kF16, kF16, kDBoth, {16, 0, 0}, fused(16, 25), C::Hardware,
    "B200 tcgen05 words (f16 random, -0, subnormal, NaN, Inf, 0*Inf) reproduced; MMA-Sim "
@@ -148,10 +170,12 @@ const Family kFamilies[] = {
    C::PublishedModel, "MMA-Sim Blackwell mma; KM B200TC"},
   {Arch::Sm100a, Path::MmaSync, K::TF32, kTF32, kTF32, kDF32, {4, 8, 0}, fused(8, 25),
    C::PublishedModel, "MMA-Sim Blackwell mma (25 bits, no split); KM B200TC (fma=8)"},
-  {Arch::Sm100a, Path::MmaSync, K::F8F6F4, kFp8, kFp8, kDBoth, {16, 32, 0}, exact_rn(), C::Hardware,
-   "published B200 e4m3/e5m2 f32-D vectors (mma.sync m16n8k32) fit the exact sum + one RNE "
-   "(5000/5000 e4m3, 4999/5000 e5m2) and no windowed model (KM's 32/25/RZ: ~36% mismatch); "
-   "f16 D assumed the same; probe B12"},
+  {Arch::Sm100a, Path::MmaSync, K::F8F6F4, kFp8, kFp8, kDBoth, {16, 32, 0}, f16_halves(),
+   C::Hardware,
+   "ptxas 13.0 emits for sm_100a the same emulation as for sm_90a (F2FP + 2 HMMA + FADD/HADD2); "
+   "with the B200 f16 mma.sync numbers it reproduces KM's published B200 mma.sync fp8 files "
+   "5000/5000 each (e4m3, e5m2; f32 and f16 D), where the earlier exact-sum + RNE row matched "
+   "5000/4999 (f32) and ~62-68% (f16 D); probe B12 would confirm on a B200"},
   {Arch::Sm100a, Path::MmaSync, K::I8, kI8, kI8, kDS32, {16, 32, 0}, fused(0, 25), C::Spec,
    "exact s32 sum, wrap or .satfinite clamp (PTX ISA §9.7.14.5.14)"},
 };
@@ -240,6 +264,9 @@ std::string_view zero_exp_name(ZeroExp z) {
   }
   return "?";
 }
+std::string_view structure_name(Structure s) {
+  return s == Structure::F16Halves ? "f16-halves" : "fused";
+}
 std::string_view round_name(Round r) { return r == Round::RZ ? "rz" : r == Round::RN ? "rn" : "?"; }
 
 bool parse_int(std::string_view v, int& out) {
@@ -261,7 +288,8 @@ bool parse_round(std::string_view v, Round& out) {
 }  // namespace
 
 std::string describe(const Numerics& n) {
-  std::string s = "group=" + std::to_string(n.group) +
+  std::string s = "structure=" + std::string(structure_name(n.structure)) +
+                  " group=" + std::to_string(n.group) +
                   " nfrac=" + (n.nfrac == kExactNfrac ? "exact" : std::to_string(n.nfrac)) +
                   " f32_out_frac=" + std::to_string(n.f32_out_frac) +
                   " f32_round=" + std::string(round_name(n.f32_round)) +
@@ -286,6 +314,11 @@ std::string set_numerics_field(Numerics& n, std::string_view a) {
   if (eq == std::string_view::npos) return "expected name=value, got '" + std::string(a) + "'";
   const std::string_view k = a.substr(0, eq), v = a.substr(eq + 1);
   const std::string bad = "bad value '" + std::string(v) + "' for " + std::string(k);
+  if (k == "structure") {
+    if (v == "fused") return n.structure = Structure::Fused, "";
+    if (v == "f16-halves") return n.structure = Structure::F16Halves, "";
+    return bad + " (fused|f16-halves)";
+  }
   if (k == "group") return parse_int(v, n.group) ? "" : bad;
   if (k == "nfrac") {
     if (v == "exact") return n.nfrac = kExactNfrac, "";
@@ -326,7 +359,8 @@ std::string set_numerics_field(Numerics& n, std::string_view a) {
   if (k == "bs_nfrac") return parse_int(v, n.bs_nfrac) ? "" : bad;
   if (k == "bs_zero_units_in_max") return parse_bool(v, n.bs_zero_units_in_max) ? "" : bad;
   return "unknown datapath parameter '" + std::string(k) +
-         "' (one of: group nfrac f32_out_frac f32_round f16_round zero_operand zero_operand_exp "
+         "' (one of: structure group nfrac f32_out_frac f32_round f16_round zero_operand "
+         "zero_operand_exp "
          "c_zero_in_max c_zero_exp exp_floor f16_c_fp32_view zero_sign nan_f32 nan_f16 bs_unit "
          "bs_nfrac bs_zero_units_in_max)";
 }

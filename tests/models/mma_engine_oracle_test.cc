@@ -108,7 +108,7 @@ TEST_CASE("engine equals the oracle's step-by-step model on every parameter row"
   SUBCASE("best kernels") { scalar = false; }
   SUBCASE("portable scalar kernels") { scalar = true; }
   const ScalarKernels pin(scalar);
-  MESSAGE("kernels: " << simd::kernels().name);
+  MESSAGE("kernels: " << std::string(simd::kernels().name));
   int rows = 0, shapes = 0;
   uint64_t seed = 1;
   for (const ParamRow& row : param_rows()) {
@@ -156,6 +156,12 @@ TEST_CASE("engine equals the oracle for every alternative datapath parameter") {
       {"bs zero units out of max", [](Numerics& n) { n.bs_zero_units_in_max = false; }},
       {"bs nfrac 25", [](Numerics& n) { n.bs_nfrac = 25; }},
       {"nan payload 7fc00000/7e00", [](Numerics& n) { n.nan_f32 = 0x7fc00000u, n.nan_f16 = 0x7e00; }},
+      {"f16 halves (mma.sync fp8 emulation)",
+       [](Numerics& n) { n.structure = Structure::F16Halves, n.group = 16, n.nfrac = 25; }},
+      {"f16 halves, group 4, nfrac 24, f16 RZ",
+       [](Numerics& n) {
+         n.structure = Structure::F16Halves, n.group = 4, n.nfrac = 24, n.f16_round = Round::RZ;
+       }},
   };
   // One row of every kind and operand width.
   const struct {
@@ -305,14 +311,56 @@ TEST_CASE("engine equals the oracle on every code pair of the narrow formats") {
   }
 }
 
-// The exact-sum datapath (B200 legacy mma.sync fp8) must equal the exactly rounded sum always.
-TEST_CASE("exact-sum rows equal the exactly rounded sum on every input") {
-  for (const ParamRow& row : param_rows()) {
-    if (row.num.nfrac != kExactNfrac) continue;
-    const DotShape s = shape_of(row, 32, {ScaleType::None, 0});
-    int exact_mismatch = 0;
-    CHECK(compare(s, 9000, 60, &exact_mismatch) == 0);
-    CHECK(exact_mismatch == 0);
+// The exact-sum datapath (a probe alternative: no window, one rounding) must equal the exactly
+// rounded sum always.
+TEST_CASE("the exact-sum datapath equals the exactly rounded sum on every input") {
+  const ParamRow* rows[] = {
+      find_row(Arch::Sm90a, Path::Wgmma, MmaKind::F8F6F4, DType::E4M3, DType::E5M2, DType::F32),
+      find_row(Arch::Sm100a, Path::Tcgen05, MmaKind::F16, DType::BF16, DType::BF16, DType::F32),
+      find_row(Arch::Sm100a, Path::Tcgen05, MmaKind::F8F6F4, DType::E2M1, DType::E3M2, DType::F16)};
+  uint64_t seed = 9000;
+  for (const ParamRow* row : rows) {
+    REQUIRE(row);
+    for (Round r : {Round::RN, Round::RZ}) {
+      DotShape s = shape_of(*row, row->ks[0], {ScaleType::None, 0});
+      s.num.nfrac = kExactNfrac;
+      s.num.f32_round = s.num.f16_round = r;
+      int exact_mismatch = 0;
+      CAPTURE(dump(s, {}));
+      CHECK(compare(s, seed++, 60, &exact_mismatch) == 0);
+      CHECK(exact_mismatch == 0);
+    }
+  }
+}
+
+// mma.sync fp8 on sm_90a / sm_100a (Structure::F16Halves) is not one fused sum: it must differ
+// from every fused alternative on ordinary inputs, and its f32 D must carry more than the
+// 13-bit window of the wgmma fp8 datapath it was first assumed to share.
+TEST_CASE("the f16-halves structure differs from the fused fp8 datapaths, and the tests can tell") {
+  for (DType d : {DType::F32, DType::F16}) {
+    const ParamRow* row =
+        find_row(Arch::Sm90a, Path::MmaSync, MmaKind::F8F6F4, DType::E4M3, DType::E4M3, d);
+    REQUIRE(row);
+    REQUIRE(row->num.structure == Structure::F16Halves);
+    DotShape s = shape_of(*row, 32, {ScaleType::None, 0});
+    DotShape fused = s;
+    fused.num.structure = Structure::Fused;
+    fused.num.group = 32;
+    fused.num.nfrac = 13;
+    fused.num.f32_out_frac = d == DType::F32 ? 13 : 23;
+    const DotEngine e(s), f(fused);
+    Rng r(d == DType::F32 ? 31 : 32);
+    int differ = 0, n = 0;
+    for (int i = 0; i < 400; ++i, ++n) {
+      const Vectors v =
+          vectors(r, s.atype, s.btype, s.dtype, s.k, Regime::Typical, 0, DType::UE8M0);
+      differ += e.dot(v.a.data(), v.b.data(), v.c) != f.dot(v.a.data(), v.b.data(), v.c);
+    }
+    CAPTURE(tcsim::isa::dtype_name(d));
+    MESSAGE("mma.sync e4m3 f16-halves != fused 32/13 on " << differ << "/" << n);
+    CHECK(differ > n / 10);
+    int compare_bad = compare(s, d == DType::F32 ? 33 : 34, 60);
+    CHECK(compare_bad == 0);
   }
 }
 
