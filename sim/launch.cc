@@ -35,7 +35,7 @@ class LaunchRun {
   LaunchResult run() {
     Cycles t(0);
     const Cycles q(kQuantum);
-    uint64_t total = 0;
+    uint64_t total = 0, thread_instrs = 0;
     Cycles end(0);
     for (;;) {
       dispatch(t);
@@ -61,7 +61,7 @@ class LaunchRun {
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)
-        for (auto& sm : p->sms()) sm->retire(finished);
+        for (auto& sm : p->sms()) sm->retire(finished, &thread_instrs);
       for (Cycles f : finished) end = max(end, f);
       if (total > max_steps_) throw SimError(watchdog(total));
       // Deadlock: nothing can ever happen again in any partition.
@@ -79,6 +79,8 @@ class LaunchRun {
     }
     LaunchResult r;
     r.cycles = end.count();
+    r.warp_instructions = total;
+    r.thread_instructions = thread_instrs;
     return r;
   }
 

@@ -80,7 +80,7 @@ Cycles Sm::next_ready(Cycles now) const {
   return t;
 }
 
-void Sm::retire(std::vector<Cycles>& finished) {
+void Sm::retire(std::vector<Cycles>& finished, uint64_t* thread_instructions) {
   for (size_t i = 0; i < ctas_.size();) {
     Cta& c = *ctas_[i];
     if (!c.done()) {
@@ -88,6 +88,7 @@ void Sm::retire(std::vector<Cycles>& finished) {
       continue;
     }
     finished.push_back(c.finished_at());
+    for (auto& w : c.warps()) *thread_instructions += w->thread_instructions();
     threads_used_ -= c.num_threads();
     smem_used_ -= c.smem_bytes();
     for (Sub& s : subs_) {

@@ -28,7 +28,7 @@ class Sm {
   Cycles next_ready(Cycles now) const;
   bool idle() const { return ctas_.empty(); }
   // Removes finished CTAs; returns their finish cycles (for the launch's end time).
-  void retire(std::vector<Cycles>& finished);
+  void retire(std::vector<Cycles>& finished, uint64_t* thread_instructions);
   std::vector<std::unique_ptr<Cta>>& ctas() { return ctas_; }
 
  private:

@@ -117,7 +117,7 @@ Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
   }
 }
 
-bool Warp::has_ready_group(Cycles now) {
+bool Warp::has_ready_group_slow(Cycles now) {
   bool woke = false, ready = false;
   for (ThreadGroup& g : groups_) {
     if (g.state == GroupState::Sleeping && g.wake_at <= now) {
@@ -168,6 +168,7 @@ uint8_t Warp::step(ExecCtx& ctx) {
   ctx.group_mask = g->mask;
   ctx.flow = Flow::Next;
   ++issued_;
+  thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
   if (mask) in.fn(ctx, in);
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code

@@ -75,11 +75,17 @@ class Warp {
   uint32_t valid() const { return valid_; }
   uint32_t exited() const { return exited_; }
   bool done() const { return (exited_ & valid_) == valid_; }
-  bool has_ready_group(Cycles now);  // wakes sleepers whose time has come
+  // True when some group may issue (wakes sleepers whose time has come). Inline fast path for the
+  // common single converged group.
+  bool has_ready_group(Cycles now) {
+    if (groups_.size() == 1 && groups_[0].state == GroupState::Ready) return true;
+    return has_ready_group_slow(now);
+  }
   Cycles ready_at() const { return ready_at_; }
   void set_ready_at(Cycles t) { ready_at_ = t; }
   Cycles next_wake() const;  // earliest sleeper wake-up (never if none)
   uint64_t issued() const { return issued_; }
+  uint64_t thread_instructions() const { return thread_instrs_; }
   const ExecInstr* current() const { return current_; }  // the instruction being executed
 
   // Executes one instruction of the selected group at cycle `now`. Returns its timing class.
@@ -102,6 +108,7 @@ class Warp {
   uint32_t* preds() { return preds_.data(); }
 
  private:
+  bool has_ready_group_slow(Cycles now);
   ThreadGroup* select();
   void apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in);
   void do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in);
@@ -124,6 +131,7 @@ class Warp {
   std::array<bool, 16> bar_counted_{};
   Cycles ready_at_;
   uint64_t issued_ = 0;
+  uint64_t thread_instrs_ = 0;
   const ExecInstr* current_ = nullptr;
 };
 

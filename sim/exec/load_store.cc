@@ -49,55 +49,91 @@ inline uint64_t extend(uint64_t raw, uint32_t esize, bool sign, uint8_t reg_bits
   return rb >= 64 ? static_cast<uint64_t>(s) : static_cast<uint64_t>(s) & ((uint64_t{1} << rb) - 1);
 }
 
+// Specialised per state space, element size and element count (all compile-time).
+template <Space S, uint32_t E, uint32_t N>
 void exec_ld(ExecCtx& c, const ExecInstr& in) {
   const LdSt p = LdSt::of(in);
   const ExecOperand& a = c.op(in, 0);
-  const uint32_t n = in.nops - 1;
-  const uint32_t total = p.esize * n;
+  const ExecOperand* el = &c.op(in, 1);
   mem::GlobalCache gc;
   for_lanes(c.mask, [&](int lane) {
-    uint8_t buf[128];
-    mem::read(c, lane, p.space, p.frame, mem::lane_address(c, a, lane), buf, total, gc);
-    for (uint32_t k = 0; k < n; ++k) {
-      const ExecOperand& e = c.op(in, 1 + k);
+    alignas(16) uint8_t buf[E * N];
+    mem::read_t<S, E * N>(c, lane, p.frame, mem::lane_address(c, a, lane), buf, gc);
+    for (uint32_t k = 0; k < N; ++k) {
+      const ExecOperand& e = el[k];
       if (e.is_sink) continue;
-      if (p.esize == 16) {  // .b128: two slots
+      if constexpr (E == 16) {  // .b128: two slots
         uint64_t lo, hi;
         std::memcpy(&lo, buf + 16 * k, 8);
         std::memcpy(&hi, buf + 16 * k + 8, 8);
         c.dst(e.ref)[lane] = lo;
         c.dst(e.ref + 1)[lane] = hi;
-        continue;
+      } else {
+        uint64_t raw = 0;
+        std::memcpy(&raw, buf + E * k, E);
+        c.dst(e.ref)[lane] = extend(raw, E, p.sign, e.reg_bits);
       }
-      uint64_t raw = 0;
-      std::memcpy(&raw, buf + p.esize * k, p.esize);
-      c.dst(e.ref)[lane] = extend(raw, p.esize, p.sign, e.reg_bits);
     }
   });
 }
 
+template <Space S, uint32_t E, uint32_t N>
 void exec_st(ExecCtx& c, const ExecInstr& in) {
   const LdSt p = LdSt::of(in);
   const ExecOperand& a = c.op(in, 0);
-  const uint32_t n = in.nops - 1;
-  const uint32_t total = p.esize * n;
+  const ExecOperand* el = &c.op(in, 1);
   mem::GlobalCache gc;
   for_lanes(c.mask, [&](int lane) {
-    uint8_t buf[128];
-    for (uint32_t k = 0; k < n; ++k) {
-      const ExecOperand& e = c.op(in, 1 + k);
-      if (p.esize == 16) {
+    alignas(16) uint8_t buf[E * N];
+    for (uint32_t k = 0; k < N; ++k) {
+      const ExecOperand& e = el[k];
+      if constexpr (E == 16) {
         const uint64_t lo = c.src(e.ref)[lane];
         const uint64_t hi = (e.ref & kRefImm) ? 0 : c.src(e.ref + 1)[lane];
         std::memcpy(buf + 16 * k, &lo, 8);
         std::memcpy(buf + 16 * k + 8, &hi, 8);
-        continue;
+      } else {
+        const uint64_t v = c.src(e.ref)[lane];
+        std::memcpy(buf + E * k, &v, E);
       }
-      const uint64_t v = c.src(e.ref)[lane];
-      std::memcpy(buf + p.esize * k, &v, p.esize);
     }
-    mem::write(c, lane, p.space, p.frame, mem::lane_address(c, a, lane), buf, total, gc);
+    mem::write_t<S, E * N>(c, lane, p.frame, mem::lane_address(c, a, lane), buf, gc);
   });
+}
+
+template <bool Store, Space S, uint32_t E>
+ExecFn pick_n(uint32_t n) {
+  if constexpr (E * 8 <= 64) {
+    if (n == 8) return Store ? &exec_st<S, E, 8> : &exec_ld<S, E, 8>;
+  }
+  if constexpr (E * 4 <= 64) {
+    if (n == 4) return Store ? &exec_st<S, E, 4> : &exec_ld<S, E, 4>;
+  }
+  if (n == 2) return Store ? &exec_st<S, E, 2> : &exec_ld<S, E, 2>;
+  if (n == 1) return Store ? &exec_st<S, E, 1> : &exec_ld<S, E, 1>;
+  return nullptr;
+}
+template <bool Store, Space S>
+ExecFn pick_e(uint32_t e, uint32_t n) {
+  switch (e) {
+    case 1: return pick_n<Store, S, 1>(n);
+    case 2: return pick_n<Store, S, 2>(n);
+    case 4: return pick_n<Store, S, 4>(n);
+    case 8: return pick_n<Store, S, 8>(n);
+    case 16: return pick_n<Store, S, 16>(n);
+  }
+  return nullptr;
+}
+template <bool Store>
+ExecFn pick_ldst(Space s, uint32_t e, uint32_t n) {
+  switch (s) {
+    case Space::Global: return pick_e<Store, Space::Global>(e, n);
+    case Space::Shared: case Space::SharedCta: case Space::SharedCluster: return pick_e<Store, Space::Shared>(e, n);
+    case Space::Local: return pick_e<Store, Space::Local>(e, n);
+    case Space::Const: return pick_e<Store, Space::Const>(e, n);
+    case Space::Param: case Space::ParamEntry: case Space::ParamFunc: return pick_e<Store, Space::Param>(e, n);
+    default: return pick_e<Store, Space::Generic>(e, n);
+  }
 }
 
 void exec_nop(ExecCtx&, const ExecInstr&) {}
@@ -159,7 +195,8 @@ void bind_ld_st(BindCtx& b, bool store) {
   b.out.nops = static_cast<uint16_t>(1 + elems.size());
   b.out.aux = esize | (isa::ptx::is_signed(t) ? 1u << 8 : 0) | (frame ? 1u << 9 : 0) |
               (uint64_t{static_cast<uint8_t>(sp)} << 16);
-  b.out.fn = store ? exec_st : exec_ld;
+  b.out.fn = store ? pick_ldst<true>(sp, esize, vec) : pick_ldst<false>(sp, esize, vec);
+  if (!b.out.fn) b.fail("unsupported vector/element size combination");
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ inline const uint8_t* kernel_param_ptr(ExecCtx& c, int lane, uint64_t addr, uint
 // Reads `size` bytes at `addr` in space `s` (param: `frame` says whether the address is a lane
 // stack address (function/call parameters) or a kernel-parameter offset).
 inline void read(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, void* dst, uint32_t size, GlobalCache& gc) {
-  if (addr % size) misaligned(c, lane, s, false, addr, size);
+  if (addr & (size - 1)) misaligned(c, lane, s, false, addr, size);
   switch (s) {
     case Space::Global:
       check_global(c, lane, addr, size, false, false, gc);
@@ -112,7 +112,7 @@ inline void read(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, void*
 }
 
 inline void write(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, const void* src, uint32_t size, GlobalCache& gc) {
-  if (addr % size) misaligned(c, lane, s, true, addr, size);
+  if (addr & (size - 1)) misaligned(c, lane, s, true, addr, size);
   switch (s) {
     case Space::Global:
       check_global(c, lane, addr, size, true, false, gc);
@@ -145,6 +145,47 @@ inline void write(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, cons
   c.fail(lane, fmt::format("generic store of {} bytes at 0x{:x}: the address is in no state space (not global, "
                            "shared or local memory){}", size, addr,
                            addr < 0x10000 ? " - a null or small-integer pointer?" : ""));
+}
+
+// Compile-time-size forms of read/write for the hot load/store paths. Same checks and messages.
+template <Space S, uint32_t Size>
+inline void read_t(ExecCtx& c, int lane, bool frame, uint64_t addr, void* dst, GlobalCache& gc) {
+  if constexpr (S == Space::Global || S == Space::Const) {
+    if (addr & (Size - 1)) misaligned(c, lane, S, false, addr, Size);
+    check_global(c, lane, addr, Size, false, S == Space::Const, gc);
+    c.part->overlay().template read_n<Size>(*c.launch->gm, addr, dst);
+  } else if constexpr (S == Space::Shared) {
+    if (addr & (Size - 1)) misaligned(c, lane, S, false, addr, Size);
+    std::memcpy(dst, shared_ptr(c, lane, addr, Size, false), Size);
+  } else if constexpr (S == Space::Generic) {
+    switch (addr::classify(addr)) {
+      case addr::Window::Global: return read_t<Space::Global, Size>(c, lane, false, addr, dst, gc);
+      case addr::Window::Shared: return read_t<Space::Shared, Size>(c, lane, false, addr - addr::kSharedWindow, dst, gc);
+      default: return read(c, lane, Space::Generic, false, addr, dst, Size, gc);
+    }
+  } else {
+    read(c, lane, S, frame, addr, dst, Size, gc);
+  }
+}
+
+template <Space S, uint32_t Size>
+inline void write_t(ExecCtx& c, int lane, bool frame, uint64_t addr, const void* src, GlobalCache& gc) {
+  if constexpr (S == Space::Global) {
+    if (addr & (Size - 1)) misaligned(c, lane, S, true, addr, Size);
+    check_global(c, lane, addr, Size, true, false, gc);
+    c.part->overlay().template write_n<Size>(*c.launch->gm, addr, src);
+  } else if constexpr (S == Space::Shared) {
+    if (addr & (Size - 1)) misaligned(c, lane, S, true, addr, Size);
+    std::memcpy(shared_ptr(c, lane, addr, Size, true), src, Size);
+  } else if constexpr (S == Space::Generic) {
+    switch (addr::classify(addr)) {
+      case addr::Window::Global: return write_t<Space::Global, Size>(c, lane, false, addr, src, gc);
+      case addr::Window::Shared: return write_t<Space::Shared, Size>(c, lane, false, addr - addr::kSharedWindow, src, gc);
+      default: return write(c, lane, Space::Generic, false, addr, src, Size, gc);
+    }
+  } else {
+    write(c, lane, S, frame, addr, src, Size, gc);
+  }
 }
 
 // The address of an ExecOperand memory operand for one lane.

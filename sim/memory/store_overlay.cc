@@ -2,18 +2,21 @@
 
 namespace tcsim::sim {
 
+StoreOverlay::Page* StoreOverlay::insert(const GlobalMemory& gm, uint64_t page) {
+  auto fresh = std::make_unique<Page>();
+  std::memcpy(fresh->data, gm.host(page << kPageBits), kPageSize);
+  std::memset(fresh->dirty, 0, sizeof(fresh->dirty));
+  Page* p = fresh.get();
+  pages_.emplace(page, std::move(fresh));
+  last_page_ = page;
+  last_ = p;
+  return p;
+}
+
 void StoreOverlay::write(const GlobalMemory& gm, uint64_t addr, const void* src, uint32_t size) {
   const uint64_t page = addr >> kPageBits;
   Page* p = const_cast<Page*>(find(page));
-  if (!p) {
-    auto fresh = std::make_unique<Page>();
-    std::memcpy(fresh->data, gm.host(page << kPageBits), kPageSize);
-    std::memset(fresh->dirty, 0, sizeof(fresh->dirty));
-    p = fresh.get();
-    pages_.emplace(page, std::move(fresh));
-    last_page_ = page;
-    last_ = p;
-  }
+  if (!p) p = insert(gm, page);
   const uint64_t off = addr & (kPageSize - 1);
   std::memcpy(p->data + off, src, size);
   for (uint64_t b = off; b < off + size; ++b) p->dirty[b >> 6] |= uint64_t{1} << (b & 63);

@@ -4,6 +4,7 @@
 // threads in parallel and stay deterministic: during a quantum global memory itself is read-only.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
@@ -29,6 +30,33 @@ class StoreOverlay {
     }
     std::memcpy(dst, gm.host(addr), size);
   }
+  // Fixed-size forms (the compiler inlines the copies).
+  template <uint32_t Size>
+  void read_n(const GlobalMemory& gm, uint64_t addr, void* dst) const {
+    if (!pages_.empty()) {
+      if (const Page* p = find(addr >> kPageBits)) {
+        std::memcpy(dst, p->data + (addr & (kPageSize - 1)), Size);
+        return;
+      }
+    }
+    std::memcpy(dst, gm.host(addr), Size);
+  }
+  template <uint32_t Size>
+  void write_n(const GlobalMemory& gm, uint64_t addr, const void* src) {
+    const uint64_t page = addr >> kPageBits;
+    Page* p = const_cast<Page*>(find(page));
+    if (!p) p = insert(gm, page);
+    const uint64_t off = addr & (kPageSize - 1);
+    std::memcpy(p->data + off, src, Size);
+    if constexpr (Size >= 8) {
+      for (uint64_t w = off >> 6; w <= (off + Size - 1) >> 6; ++w) {
+        const uint64_t lo = std::max<uint64_t>(off, w << 6) & 63, hi = std::min<uint64_t>(off + Size, (w + 1) << 6) - (w << 6);
+        p->dirty[w] |= (hi - lo == 64) ? ~uint64_t{0} : (((uint64_t{1} << (hi - lo)) - 1) << lo);
+      }
+    } else {
+      p->dirty[off >> 6] |= ((uint64_t{1} << Size) - 1) << (off & 63);
+    }
+  }
   void write(const GlobalMemory& gm, uint64_t addr, const void* src, uint32_t size);
   // Applies the dirty bytes to global memory and clears the overlay.
   void commit(GlobalMemory& gm);
@@ -38,12 +66,14 @@ class StoreOverlay {
     uint8_t data[kPageSize];
     uint64_t dirty[kPageSize / 64];
   };
+  // One-entry cache of the last lookup, hits and misses alike (the lanes of one instruction
+  // usually touch one page); write() refreshes it when it inserts.
+  Page* insert(const GlobalMemory& gm, uint64_t page);
   const Page* find(uint64_t page) const {
     if (page == last_page_) return last_;
     auto it = pages_.find(page);
-    if (it == pages_.end()) return nullptr;
     last_page_ = page;
-    last_ = it->second.get();
+    last_ = it == pages_.end() ? nullptr : it->second.get();
     return last_;
   }
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
