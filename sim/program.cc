@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/ptx/cfg.h"
 #include "isa/ptx/dump.h"
 #include "sim/address_space.h"
 #include "sim/api.h"
@@ -181,6 +182,12 @@ Ref BindCtx::pred_src(int i, bool* negated) const {
 uint32_t BindCtx::push(const ExecOperand& e) {
   prog.operands.push_back(e);
   return static_cast<uint32_t>(prog.operands.size() - 1);
+}
+
+uint32_t BindCtx::reconverge_pc() const {
+  const uint32_t i = static_cast<uint32_t>(&in - f.instrs.data());
+  const uint32_t p = t_.ipdom[fidx_][i];
+  return p == isa::ptx::kNoPostDom ? 0xffffffffu : prog.funcs[layout_].entry_pc + p;
 }
 
 uint32_t BindCtx::pc() const { return prog.funcs[layout_].entry_pc + static_cast<uint32_t>(&in - f.instrs.data()); }
@@ -410,6 +417,8 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
   BindTables tables;
   tables.sym.assign(m.symbols.size(), SymLoc{});
   tables.reg_slot.assign(nf, {});
+  tables.ipdom.assign(nf, {});
+  for (uint32_t fi : order) tables.ipdom[fi] = immediate_post_dominators(m.functions[fi]);
   prog.layout_of.assign(nf, -1);
   uint32_t next_slot = 1, next_pred = 1;  // slot 0 / pred 0: sinks
   for (uint32_t fi : order) {

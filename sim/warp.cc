@@ -137,16 +137,28 @@ Cycles Warp::next_wake() const {
   return t;
 }
 
+// Greatest call depth first, then lowest pc; a group standing at its reconvergence point waits
+// there while another group of the warp can still run (soft convergence barrier: it never blocks
+// progress), and goes on alone — dropping that point — when nothing else can.
 ThreadGroup* Warp::select() {
-  if (groups_.size() == 1) return groups_[0].state == GroupState::Ready ? &groups_[0] : nullptr;
-  for (int pass = 0; pass < 2; ++pass) {
+  if (groups_.size() == 1) {
+    ThreadGroup& g = groups_[0];
+    if (g.state != GroupState::Ready) return nullptr;
+    while (g.at_rpc()) --g.nrpc;
+    return &g;
+  }
+  for (int pass = 0; pass < 3; ++pass) {
     ThreadGroup* best = nullptr;
     for (ThreadGroup& g : groups_) {
-      if (g.state != GroupState::Ready || g.yielded) continue;
+      if (g.state != GroupState::Ready || (pass < 2 && g.yielded) || (pass == 0 && g.at_rpc())) continue;
       if (!best || g.depth > best->depth || (g.depth == best->depth && g.pc < best->pc)) best = &g;
     }
-    if (best) return best;
-    for (ThreadGroup& g : groups_) g.yielded = false;  // every ready group yielded: start over
+    if (best) {
+      while (best->at_rpc()) --best->nrpc;
+      return best;
+    }
+    if (pass == 1)
+      for (ThreadGroup& g : groups_) g.yielded = false;  // every ready group yielded: start over
   }
   return nullptr;
 }
@@ -183,8 +195,18 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
   const uint32_t exec = ctx.mask;
   const uint32_t rest = groups_[gi].mask & ~exec;
   const uint16_t depth = groups_[gi].depth;
+  const ThreadGroup parent = groups_[gi];
   auto add_group = [&](uint32_t gpc, uint32_t m, uint16_t d, GroupState st) {
-    if (m) groups_.push_back(ThreadGroup::make(gpc, m, d, st));
+    if (!m) return;
+    ThreadGroup g = ThreadGroup::make(gpc, m, d, st);
+    g.rpc = parent.rpc;
+    g.nrpc = parent.nrpc;
+    groups_.push_back(g);
+  };
+  // A divergent branch: both sides remember where they should meet again.
+  auto push_rpc = [&](ThreadGroup& g) {
+    if (ctx.rpc == 0xffffffffu || (g.nrpc && g.rpc[g.nrpc - 1] == ctx.rpc)) return;
+    if (g.nrpc < ThreadGroup::kMaxRpc) g.rpc[g.nrpc++] = ctx.rpc;
   };
   bool state_change = ctx.flow != Flow::Next;
   switch (ctx.flow) {
@@ -210,13 +232,16 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       } else {
         groups_[gi].mask = rest;
         groups_[gi].pc = pc + 1;
+        push_rpc(groups_[gi]);
         add_group(target, exec, depth, GroupState::Ready);
+        push_rpc(groups_.back());
       }
       break;
     }
     case Flow::PerLane: {
       groups_[gi].mask = rest;
       groups_[gi].pc = pc + 1;
+      const size_t first_new = groups_.size();
       uint32_t left = exec;
       while (left) {
         const uint32_t t = ctx.lane_target[__builtin_ctz(left)];
@@ -225,6 +250,10 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
           if (ctx.lane_target[__builtin_ctz(l)] == t) m |= 1u << __builtin_ctz(l);
         add_group(t, m, depth, GroupState::Ready);
         left &= ~m;
+      }
+      if (groups_.size() - first_new + (rest ? 1 : 0) > 1) {
+        if (rest) push_rpc(groups_[gi]);
+        for (size_t k = first_new; k < groups_.size(); ++k) push_rpc(groups_[k]);
       }
       break;
     }
@@ -303,6 +332,11 @@ void Warp::normalize() {
       // Merging at a warp-sync point re-evaluates it with the larger mask.
       if (sync_or_ready) a.state = GroupState::Ready;
       a.spin = 0;
+      // Reconverged: keep the common reconvergence points; the one reached here is done.
+      uint8_t k = 0;
+      while (k < a.nrpc && k < b.nrpc && a.rpc[k] == b.rpc[k]) ++k;
+      a.nrpc = k;
+      while (a.at_rpc()) --a.nrpc;
       groups_.erase(groups_.begin() + static_cast<long>(i));
       merged = true;
       break;
@@ -352,6 +386,7 @@ void Warp::do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
   const uint32_t exec = ctx.mask;
   const uint32_t rest = groups_[gi].mask & ~exec;
   const uint16_t depth = groups_[gi].depth;
+  const ThreadGroup caller_rpc = groups_[gi];
   groups_[gi].mask = rest;
   groups_[gi].pc = pc + 1;
   const FunctionLayout& caller = prog_->funcs[cs.caller];
@@ -383,7 +418,7 @@ void Warp::do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       for (uint32_t p = 0; p < callee.npreds; ++p)
         save[8 * callee.nslots + p] = static_cast<uint8_t>(preds_[callee.pred_base + p] >> lane & 1);
     }
-    calls_[lane].push_back(LaneFrame{pc + 1, ctx.target, callee_idx, old_base});
+    calls_[lane].push_back(LaneFrame{caller_rpc.nrpc, pc + 1, ctx.target, callee_idx, old_base});
     frame_[lane] = new_base;
     // Lanes calling the same function start together.
     bool joined = false;
@@ -393,8 +428,12 @@ void Warp::do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
         joined = true;
         break;
       }
-    if (!joined)
-      groups_.push_back(ThreadGroup::make(callee.entry_pc, 1u << lane, static_cast<uint16_t>(depth + 1), GroupState::Ready));
+    if (!joined) {
+      ThreadGroup g = ThreadGroup::make(callee.entry_pc, 1u << lane, static_cast<uint16_t>(depth + 1), GroupState::Ready);
+      g.rpc = caller_rpc.rpc;
+      g.nrpc = caller_rpc.nrpc;
+      groups_.push_back(g);
+    }
   }
   (void)in;
 }
@@ -410,6 +449,7 @@ void Warp::do_ret(ExecCtx& ctx, size_t gi) {
     return;
   }
   const uint16_t depth = groups_[gi].depth - 1;
+  const ThreadGroup callee_group = groups_[gi];
   uint32_t left = exec;
   while (left) {
     const int lane = __builtin_ctz(left);
@@ -439,7 +479,12 @@ void Warp::do_ret(ExecCtx& ctx, size_t gi) {
         joined = true;
         break;
       }
-    if (!joined) groups_.push_back(ThreadGroup::make(f.return_pc, 1u << lane, depth, GroupState::Ready));
+    if (!joined) {
+      ThreadGroup g = ThreadGroup::make(f.return_pc, 1u << lane, depth, GroupState::Ready);
+      g.rpc = callee_group.rpc;
+      g.nrpc = std::min(callee_group.nrpc, f.nrpc);
+      groups_.push_back(g);
+    }
   }
 }
 

@@ -46,6 +46,12 @@ struct ThreadGroup {
   uint32_t spin = 0;   // consecutive backward branches taken while other groups wait
   bool yielded = false;
   Cycles wake_at;
+  // Reconvergence points of the divergent branches this group came from, innermost last
+  // (immediate post-dominators; deeper nesting than kMaxRpc is not tracked).
+  static constexpr int kMaxRpc = 8;
+  std::array<uint32_t, kMaxRpc> rpc{};
+  uint8_t nrpc = 0;
+  bool at_rpc() const { return nrpc && pc == rpc[nrpc - 1]; }
 
   static ThreadGroup make(uint32_t pc, uint32_t mask, uint16_t depth, GroupState state) {
     ThreadGroup g;
@@ -58,6 +64,7 @@ struct ThreadGroup {
 };
 
 struct LaneFrame {
+  uint8_t nrpc;          // the group's reconvergence depth at the call
   uint32_t return_pc;
   uint32_t call_site;
   uint32_t callee;       // FunctionLayout index

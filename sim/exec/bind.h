@@ -23,6 +23,7 @@ struct SymLoc {
 struct BindTables {
   std::vector<SymLoc> sym;                        // per module symbol
   std::vector<std::vector<uint32_t>> reg_slot;    // per isa function: register -> slot / pred index
+  std::vector<std::vector<uint32_t>> ipdom;       // per isa function: instruction -> post-dominator
   uint32_t dynamic_smem_base = 0;
 };
 
@@ -74,6 +75,8 @@ class BindCtx {
   uint32_t push(const ExecOperand& e);
   uint32_t label_pc(int i) const;  // branch target
   uint32_t pc() const;             // this instruction's pc
+  // pc where lanes split by this instruction meet again (0xffffffff: only at the function's end).
+  uint32_t reconverge_pc() const;
   const SymLoc& sym(uint32_t symbol) const { return t_.sym[symbol]; }
   uint32_t layout() const { return layout_; }
   const LoadedSymbols& loaded() const { return syms_; }

@@ -22,6 +22,7 @@ using isa::ptx::Type;
 void exec_bra(ExecCtx& c, const ExecInstr& in) {
   c.flow = Flow::Branch;
   c.target = static_cast<uint32_t>(in.aux);
+  c.rpc = in.o[1];
 }
 
 void exec_brx(ExecCtx& c, const ExecInstr& in) {
@@ -34,6 +35,7 @@ void exec_brx(ExecCtx& c, const ExecInstr& in) {
     c.lane_target[i] = table[k];
   });
   c.flow = Flow::PerLane;
+  c.rpc = in.o[1];
 }
 
 void exec_call(ExecCtx& c, const ExecInstr& in) {
@@ -63,6 +65,7 @@ void bind_control_flow(BindCtx& b) {
       b.only_mods({Mod::uni});
       b.out.fn = exec_bra;
       b.out.aux = b.label_pc(0);
+      b.out.o[1] = b.reconverge_pc();
       return;
     case Op::brx_idx: {
       b.only_mods({Mod::uni});
@@ -74,6 +77,7 @@ void bind_control_flow(BindCtx& b) {
       b.out.aux = b.prog.branch_tables.size();
       b.prog.branch_tables.push_back(std::move(pcs));
       b.out.o[0] = b.src(0, Type::U32);
+      b.out.o[1] = b.reconverge_pc();
       b.out.fn = exec_brx;
       return;
     }

@@ -53,6 +53,7 @@ struct ExecCtx {
   Cycles now;
   Flow flow = Flow::Next;
   uint32_t target = 0;
+  uint32_t rpc = 0xffffffffu;  // reconvergence pc of a divergent branch (immediate post-dominator)
   uint32_t lane_target[32];
 
   const uint64_t* src(Ref r) const { return (r & kRefImm) ? imm + uint64_t{r & ~kRefImm} * 32 : regs + uint64_t{r} * 32; }
