@@ -92,9 +92,12 @@ std::string Cta::describe_barriers(const Program& prog, const LaunchState& L) co
                      bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
                                          : std::string("all non-exited threads of the CTA"));
   }
+  bool header = false;
   for (const auto& w : warps_) {
     if (w->done()) continue;
-    r += fmt::format("\n  {}:\n{}", name(), w->describe(prog, L));
+    if (!header) r += fmt::format("\n  {}:", name());
+    header = true;
+    r += fmt::format("\n{}", w->describe(prog, L));
   }
   return r;
 }

@@ -138,8 +138,9 @@ class LaunchRun {
         for (auto& c : sm->ctas()) {
           if (c->done()) continue;
           if (++shown > 4) return r + "\n  ...";
+          r += fmt::format("\n  {}:", c->name());
           for (auto& w : c->warps())
-            if (!w->done()) r += fmt::format("\n  {}:\n{}", c->name(), w->describe(*L_.prog, L_));
+            if (!w->done()) r += fmt::format("\n{}", w->describe(*L_.prog, L_));
         }
     return r;
   }

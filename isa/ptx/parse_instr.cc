@@ -401,11 +401,14 @@ void Parser::parse_instruction(Function& f, uint32_t fidx, RegId guard, bool gua
       fail(words[i], fmt::format("unknown modifier '{}' for '{}'", words[i].text, mnemonic));
     }
   }
-  const OpInfo* info = find_op(mnemonic, in.type(0));
+  // The row is chosen by the instruction type, which is the first type suffix except for `set`,
+  // whose first type is the destination's and second the compared operands' (set.CmpOp.dtype.stype).
+  const Type selector = mnemonic == "set" ? in.type(1) : in.type(0);
+  const OpInfo* info = find_op(mnemonic, selector);
   if (!info) {
     std::string classes;
     for (const OpInfo* r : rows_with_mnemonic(mnemonic)) classes += fmt::format(" {}", r->ident);
-    fail(head, fmt::format("'{}' has no form for type .{} (rows:{})", mnemonic, type_name(in.type(0)), classes));
+    fail(head, fmt::format("'{}' has no form for type .{} (rows:{})", mnemonic, type_name(selector), classes));
   }
   in.op = info->op;
   classify_mods(in, head);

@@ -109,6 +109,20 @@ int64_t Parser::find_scoped_symbol(std::string_view name) const {
 
 Module Parser::run() {
   while (peek().kind != Tok::End) parse_module_item();
+  for (const PendingReloc& p : pending_relocs_) {
+    Reloc& r = m_.symbols[p.symbol].relocs[p.reloc];
+    auto it = module_syms_.find(p.name);
+    if (it != module_syms_.end()) {
+      r.symbol = it->second;
+      continue;
+    }
+    const int32_t fi = m_.function_index(p.name);
+    if (fi < 0)
+      throw ParseFail(fmt::format("{}:{}:{}: error: unknown symbol in an initializer, at '{}'", source_name_,
+                                  p.loc.line, p.loc.col, p.name));
+    r.symbol = static_cast<uint32_t>(fi);
+    r.is_function = true;
+  }
   return std::move(m_);
 }
 
@@ -367,16 +381,10 @@ void Parser::parse_initializer(Symbol& s) {
       }
       if (generic) expect(')', "generic(...)");
       Reloc r{off, 0, add, generic, false};
-      auto it = module_syms_.find(std::string(nt.text));
-      if (it != module_syms_.end()) {
-        r.symbol = it->second;
-      } else {
-        int32_t fi = m_.function_index(nt.text);
-        if (fi < 0) fail(nt, "unknown symbol in an initializer");
-        r.symbol = static_cast<uint32_t>(fi);
-        r.is_function = true;
-      }
       if (esize != 8 && esize != 4) fail(nt, "an address initializer needs a 32- or 64-bit element type");
+      // Resolved when the whole module is parsed (the symbol may be declared later).
+      pending_relocs_.push_back({static_cast<uint32_t>(&s - m_.symbols.data()), s.relocs.size(),
+                                 std::string(nt.text), {nt.line, nt.col}});
       s.relocs.push_back(r);
       off += esize;
       return;

@@ -92,7 +92,14 @@ class Parser {
   std::unordered_map<std::string, uint32_t> module_syms_;
   CudaLoc cur_loc_;
   std::string pending_pragma_;
-  Symbol var_proto_;  // attributes shared by the names of one multi-name declaration
+  Symbol var_proto_;
+  struct PendingReloc {
+    uint32_t symbol;
+    size_t reloc;
+    std::string name;
+    SourceLoc loc;
+  };
+  std::vector<PendingReloc> pending_relocs_;  // initializer addresses of symbols declared later  // attributes shared by the names of one multi-name declaration
 };
 
 }  // namespace tcsim::isa::ptx::detail

@@ -88,8 +88,8 @@ namespace tcsim::test {
 using Row = std::array<uint64_t, 4>;
 
 inline std::vector<Row> eval(const std::string& body, const std::vector<Row>& rows,
-                             isa::Arch arch = isa::Arch::Sm100a) {
-  const std::string ptx = ptx_header(arch == isa::Arch::Sm90a ? "sm_90a" : "sm_100a") + R"(
+                             isa::Arch arch = isa::Arch::Sm100a, const std::string& prelude = "") {
+  const std::string ptx = ptx_header(arch == isa::Arch::Sm90a ? "sm_90a" : "sm_100a") + prelude + R"(
 .visible .entry t(.param .u64 pin, .param .u64 pout, .param .u32 n)
 {
   .reg .pred %p<8>;
@@ -103,6 +103,7 @@ inline std::vector<Row> eval(const std::string& body, const std::vector<Row>& ro
   .reg .b64 %o<4>;
   .reg .b64 %z<8>;
   .reg .b64 %rdi<8>;
+  .reg .b128 %q<2>;
   ld.param.u64 %rdi1, [pin];
   ld.param.u64 %rdi2, [pout];
   ld.param.u32 %ri1, [n];
@@ -150,8 +151,9 @@ $Ldone:
 }
 
 // One 32-bit result: `instr` computes %y0 from %x0..%x3 (e.g. "add.s32 %y0, %x0, %x1;").
-inline std::vector<uint32_t> eval32(const std::string& instr, const std::vector<Row>& rows) {
-  auto r = eval(instr + "\n  cvt.u64.u32 %o0, %y0;", rows);
+inline std::vector<uint32_t> eval32(const std::string& instr, const std::vector<Row>& rows,
+                                    const std::string& prelude = "") {
+  auto r = eval(instr + "\n  cvt.u64.u32 %o0, %y0;", rows, isa::Arch::Sm100a, prelude);
   std::vector<uint32_t> v;
   for (auto& x : r) v.push_back(static_cast<uint32_t>(x[0]));
   return v;
