@@ -1,38 +1,17 @@
 #include "models/formats/format.h"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "models/formats/format_table.h"
+
 namespace tcsim::models {
-namespace {
-
-// One row per format. Sources: IEEE 754 (f64/f32/f16), bf16 = f32's top half, tf32 = f32 word
-// read with 10 fraction bits (PTX ISA §5.2.3 / §9.7.15.5.2 "truncate lower 13 bits"), and PTX ISA
-// §5.2.3 for the alternate formats: e4m3 (no inf, NaN = S.1111.111), e5m2 (IEEE-like),
-// e2m3/e3m2/e2m1 (no inf, no NaN), ue8m0 (exponent only, 0xff NaN, no zero), ue4m3 (7 bits, 0x7f NaN).
-//                 type         e   m  bias  sign   inf    ieeeNaN nan   zero   subn   bits
-constexpr FormatSpec kSpecs[] = {
-    {DType::F64,   11, 52, 1023, true,  true,  true,  -1,   true,  true,  64},
-    {DType::F32,    8, 23, 127,  true,  true,  true,  -1,   true,  true,  32},
-    {DType::TF32,   8, 10, 127,  true,  true,  true,  -1,   true,  true,  32},
-    {DType::F16,    5, 10, 15,   true,  true,  true,  -1,   true,  true,  16},
-    {DType::BF16,   8,  7, 127,  true,  true,  true,  -1,   true,  true,  16},
-    {DType::E4M3,   4,  3, 7,    true,  false, false, 0x7f, true,  true,  8},
-    {DType::E5M2,   5,  2, 15,   true,  true,  true,  -1,   true,  true,  8},
-    {DType::E2M3,   2,  3, 1,    true,  false, false, -1,   true,  true,  6},
-    {DType::E3M2,   3,  2, 3,    true,  false, false, -1,   true,  true,  6},
-    {DType::E2M1,   2,  1, 1,    true,  false, false, -1,   true,  true,  4},
-    {DType::UE8M0,  8,  0, 127,  false, false, false, 0xff, false, false, 8},
-    {DType::UE4M3,  4,  3, 7,    false, false, false, 0x7f, true,  true,  8},
-};
-
-}  // namespace
 
 const FormatSpec& format_spec(DType t) {
-  for (const auto& s : kSpecs)
-    if (s.type == t) return s;
+  if (detail::is_float_format(t)) return detail::kSpecs[static_cast<std::size_t>(t)];
   throw std::invalid_argument("not a floating-point format: " + std::string(isa::dtype_name(t)));
 }
 
@@ -82,19 +61,22 @@ Unpacked unpack(DType t, uint64_t code) {
 }
 
 double to_double(DType t, uint64_t code) {
-  if (t == DType::F64) {
-    double d;
-    static_assert(sizeof d == sizeof code);
-    __builtin_memcpy(&d, &code, sizeof d);
-    return d;
-  }
+  if (t == DType::F64) return std::bit_cast<double>(code);
+  // Normal f32 widen exactly in hardware; subnormals take the generic path below so that a host
+  // running with denormals-are-zero cannot change the result.
+  if (t == DType::F32 && (code & 0x7f800000u) != 0)
+    return std::bit_cast<float>(static_cast<uint32_t>(code));
   const Unpacked u = unpack(t, code);
   switch (u.cls) {
     case FpClass::NaN: return std::numeric_limits<double>::quiet_NaN();
     case FpClass::Inf: return u.neg ? -HUGE_VAL : HUGE_VAL;
     case FpClass::Zero: return u.neg ? -0.0 : 0.0;
     default: {
-      const double v = std::ldexp(static_cast<double>(u.sig), u.exp - u.frac_bits);
+      // sig * 2^(exp - frac_bits), exact: sig < 2^53, and every format's scale 2^-149 .. 2^127 is a
+      // normal double power of two, built from its bits (no libm call on this per-element path).
+      const int e = u.exp - u.frac_bits;
+      const double scale = std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52);
+      const double v = static_cast<double>(u.sig) * scale;
       return u.neg ? -v : v;
     }
   }

@@ -5,6 +5,10 @@
 // e2m1/e2m3/e3m2: no inf, no NaN; ue8m0: NaN 0xff, no zero; ue4m3: 7-bit, NaN 0x7f), IEEE 754 for
 // f16/bf16/f32/f64, and CUDA 13's cuda_fp8/fp6/fp4 headers for the conversion policies
 // (tests/cuda_oracle compares every code with them).
+//
+// The rest of models/formats: encode.cc (rounding into a format), convert.h (PTX cvt: modifiers,
+// integer forms, x2 packed forms), packing.h (the byte containers and 16-byte units in which the
+// tensor core reads 4- and 6-bit elements).
 #pragma once
 #include <cstdint>
 
@@ -50,12 +54,33 @@ double to_double(DType t, uint64_t code);     // exact for every format except f
 
 enum class Round : uint8_t { RN, RZ, RM, RP, RNA };  // RN = nearest-even; RNA = nearest, ties away
 
-// Conversion from a double (exact for any f32/f16/bf16 input) to format t, with PTX cvt's rounding
-// and saturation semantics for that format (PTX ISA §9.7.9.21 "cvt"):
-//  - satfinite: results beyond max finite (and inf) clamp to +-max finite; NaN follows the
-//    format's rule (e4m3 -> 0x7f, e5m2 -> 0x7f|sign..., fp6/fp4 -> +max finite (CUDA), ue8m0 -> 0xff).
-//  - without satfinite: overflow gives inf where the format has one, else NaN (e4m3 -> 0x7f|sign).
-// Formats that are always saturating (e2m1, e2m3, e3m2) saturate whatever `satfinite` says.
+// Rounds a value to format t and returns its code (tf32: the fp32 word with bits 12..0 zero;
+// fp6/fp4: the code in the low 6/4 bits; ue4m3: 7 bits). One correctly rounded step from the
+// exact input (a double holds every f64/f32/tf32/f16/bf16/fp8/fp6/fp4 value exactly, so encoding
+// an f32 or f16 through its double is the direct conversion, never a double rounding).
+// Semantics are PTX cvt's (PTX ISA §9.7.9.21), which CUDA 13's host conversion functions
+// reproduce bit for bit except where models/formats/encode.cc's header comment says otherwise:
+//  - rounding r: RN/RZ/RM/RP/RNA for every format with a sign; ue8m0 accepts only RZ and RP
+//    (PTX .frnd3) and throws std::invalid_argument otherwise. Subnormals are produced, never
+//    flushed; underflow keeps the sign (±0), except ue8m0, which has no zero: values below 2^-127
+//    (and 0) give 0x00 = 2^-127 (CUDA __nv_cvt_*_to_e8m0).
+//  - overflow (|rounded| > max finite): IEEE rule — to ±inf for RN/RNA and for RM/RP away from
+//    zero, to ±max finite for RZ and for RM/RP toward zero; formats without inf give NaN instead
+//    of inf (e4m3 0x7f|sign, ue8m0 0xff, ue4m3 0x7f).
+//  - satfinite (PTX .satfinite): |x| > max finite (inf included) gives ±max finite instead.
+//    e2m3, e3m2, e2m1 are always satfinite (PTX requires .satfinite for them).
+//  - NaN input: the format's canonical NaN, sign dropped — f64 0x7fffffffffffffff, f32/tf32
+//    0x7fffffff, f16/bf16 0x7fff, e4m3/e5m2 0x7f, ue8m0 0xff, ue4m3 0x7f — and for e2m3/e3m2/e2m1,
+//    which have no NaN, +max finite (PTX §9.7.9.21 .satfinite: "NaN results are converted to
+//    positive MAX_NORM"; CUDA's cuda_fp6/fp4 do the same).
+//  - unsigned formats (ue8m0, ue4m3) encode |x| (CUDA's e8m0 conversions drop the sign). PTX has
+//    no cvt to ue4m3 (nor does CUDA); encode(UE4M3) is e4m3's rule on |x|, for building scale data.
 uint64_t encode(DType t, double value, Round r, bool satfinite);
+
+// The same rounding for an exact value (-1)^neg * (sig + d) * 2^exp, where d = 0 when !sticky and
+// 0 < d < 1 when sticky (bits below sig's last bit were nonzero). sig == 0 means ±0 (sticky is
+// then ignored). Used for integer sources (cvt.rn.f32.s64 ...) and by the MMA models to round
+// exact sums; inf/NaN never arise here.
+uint64_t encode_exact(DType t, bool neg, uint64_t sig, int exp, bool sticky, Round r, bool satfinite);
 
 }  // namespace tcsim::models

@@ -1,0 +1,125 @@
+// A parsed launch spec, version 1 (shared/LAUNCH_SPEC.md; docs/launch_spec.md documents the
+// tcsim-specific details: defaults, init algorithms, extensions). Parsing checks everything that
+// does not need the PTX (types, ranges, names, init forms against their dtype, .npy headers);
+// the runner (runner.h) checks the rest against the kernel's .entry and the module's symbols.
+// Every error is a SpecError "FILE: JSON.PATH: what is wrong (what would be legal)".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/spec/spec_dtype.h"
+#include "tools/spec/tensor_map_spec.h"
+
+namespace tcsim::spec {
+
+// A JSON number kept exactly as written: integers are not rounded through a double.
+struct Number {
+  enum class Kind : uint8_t { Signed, Unsigned, Real } kind = Kind::Unsigned;
+  int64_t s = 0;   // Kind::Signed (negative integers)
+  uint64_t u = 0;  // Kind::Unsigned (non-negative integers)
+  double d = 0;    // Kind::Real (also +-inf / NaN from the strings "inf", "-inf", "nan")
+
+  static Number of(double v) { return {Kind::Real, 0, 0, v}; }
+  static Number of_int(int64_t v) {
+    return v < 0 ? Number{Kind::Signed, v, 0, 0} : Number{Kind::Unsigned, 0, static_cast<uint64_t>(v), 0};
+  }
+  double as_double() const;
+  bool is_integral() const;  // an integer, or a Real with an integral finite value
+  std::string to_string() const;
+};
+
+enum class InitKind : uint8_t { Fill, File, Random, Iota };
+enum class RandomDist : uint8_t { Uniform, Normal, Bits };
+
+struct InitSpec {
+  InitKind kind = InitKind::Fill;
+  // fill
+  std::optional<uint64_t> fill_bits;  // "0x..." raw bits
+  Number fill;                        // otherwise
+  // file
+  std::string file;       // as written in the spec
+  std::string file_path;  // resolved against the spec's directory
+  // random
+  uint64_t seed = 0;
+  RandomDist dist = RandomDist::Uniform;
+  Number low = Number::of_int(0), high = Number::of_int(1);  // uniform
+  double mean = 0, stddev = 1;                               // normal
+  // iota
+  Number start = Number::of_int(0), step = Number::of_int(1);
+
+  // Where it was written, for errors found later (symbols are checked once their size is known).
+  std::string spec_file;
+  std::string json_path;
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+struct BufferSpec {
+  std::string name;
+  SpecDType dtype = SpecDType::U8;
+  std::vector<uint64_t> shape;  // row-major, outermost first
+  InitSpec init;
+
+  uint64_t count() const;
+  uint64_t bytes() const { return count() * elem_bytes(dtype); }
+};
+
+struct SymbolSpec {
+  std::string name;
+  SpecDType dtype = SpecDType::U8;  // how `init` values are read; default u8 (bytes)
+  bool dtype_given = false;
+  InitSpec init;
+};
+
+enum class ArgKind : uint8_t { Buffer, TensorMap, Scalar };
+
+struct ArgSpec {
+  ArgKind kind = ArgKind::Scalar;
+  std::string name;               // buffer or tensor map
+  uint64_t offset_bytes = 0;      // buffer
+  SpecDType scalar = SpecDType::U32;
+  uint64_t scalar_bits = 0;       // the scalar's bytes, little-endian, in the low size() bytes
+
+  uint32_t size() const;          // bytes the parameter must have: 8, 128, or the scalar's size
+  std::string describe() const;   // {"buffer": "C"}, {"u32": 0x400}, ... for messages
+};
+
+struct LaunchSpec {
+  std::string path;      // the spec file as given
+  std::string dir;       // its directory: relative paths resolve against it
+  std::string ptx;       // as written
+  std::string ptx_path;  // resolved
+  std::string kernel;
+  std::optional<std::string> arch;  // absent: the PTX .target
+  Dim3 grid, block, cluster;
+  bool cluster_given = false;  // "cluster" present in the file (hardware: explicit cluster launch)
+  uint32_t dynamic_smem_bytes = 0;
+  std::vector<BufferSpec> buffers;       // in file order (allocation order)
+  std::vector<TensorMapSpec> tensor_maps;
+  std::vector<ArgSpec> args;
+  std::vector<SymbolSpec> symbols;
+  std::vector<std::string> outputs;
+
+  const BufferSpec* find_buffer(std::string_view name) const;
+  const TensorMapSpec* find_tensor_map(std::string_view name) const;
+};
+
+// Reads and parses a spec file. Throws SpecError.
+LaunchSpec load_spec(const std::string& path);
+// Parses spec text; `path` names the file in messages and anchors relative paths.
+LaunchSpec parse_spec(std::string_view json_text, const std::string& path);
+
+// The `.target` of PTX text (first architecture token, e.g. "sm_100a"); empty if none.
+std::string ptx_target(std::string_view ptx_text);
+
+// The element count of a shape; SpecError when it overflows or exceeds 2^40 bytes.
+uint64_t checked_count(const std::vector<uint64_t>& shape, uint32_t elem_size,
+                       const std::string& file, const std::string& json_path);
+
+}  // namespace tcsim::spec

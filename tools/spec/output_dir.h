@@ -1,0 +1,61 @@
+// A run's output directory (LAUNCH_SPEC.md "Output directory"): NAME.npy per output and
+// manifest.json, written by `tcsim run --out` and `tcsim-hw run --out`, read by `tcsim diff` and
+// `tcsim run --golden`.
+//
+// manifest.json (keys in this order):
+//   {"version": 1, "tool": "tcsim"|"tcsim-hw", "arch": "sm_100a", "spec": "path/to/spec.json",
+//    "kernel": "<resolved .entry name>",
+//    ...run fields: tcsim: "cycles", "seed", "approx_ops" (the .approx instructions executed: their
+//       results are not bit-exact by design), "warnings"; tcsim-hw: "gpu", "compute_capability",
+//       "driver_version", "date"...,
+//    "outputs": {"C": {"dtype": "f32", "shape": [1024, 1024], "file": "C.npy"}, ...}}
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tools/spec/spec_dtype.h"
+
+namespace tcsim::spec {
+
+struct OutputArray {
+  std::string name;
+  SpecDType dtype = SpecDType::U8;  // logical type (bf16 is stored as <u2, fp8 as |u1, ...)
+  std::vector<uint64_t> shape;
+  std::vector<std::byte> data;      // count * elem_bytes(dtype) bytes, little-endian
+
+  uint64_t count() const;
+};
+
+struct RunInfo {
+  std::string tool;  // "tcsim" or "tcsim-hw"
+  std::string arch;
+  std::string spec;  // the spec's path as given
+  std::string kernel;
+  std::optional<uint64_t> cycles;  // tcsim
+  std::optional<uint64_t> seed;    // tcsim
+  std::vector<std::string> approx_ops;
+  std::vector<std::string> warnings;
+  std::vector<std::pair<std::string, std::string>> extra;  // tool-specific (gpu, driver, date...)
+};
+
+struct OutputDir {
+  std::string dir;
+  bool has_manifest = false;
+  RunInfo run;
+  std::vector<OutputArray> outputs;  // manifest order; without a manifest, *.npy sorted by name
+};
+
+// Creates `dir` if needed; writes NAME.npy for each output and manifest.json. SpecError on I/O.
+void write_output_dir(const std::string& dir, const RunInfo& run, const std::vector<OutputArray>& outputs);
+
+// Reads a directory written by write_output_dir. Without manifest.json, every *.npy file is an
+// output typed by its storage descr ('<f4' f32, '<u2' u16, '|u1' u8, ...). SpecError (bad input:
+// exit 2) for a missing directory, a manifest naming a missing file, or a file that disagrees with
+// the manifest's dtype/shape.
+OutputDir read_output_dir(const std::string& dir);
+
+}  // namespace tcsim::spec

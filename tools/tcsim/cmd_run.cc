@@ -1,0 +1,208 @@
+// tcsim run SPEC.json [--out DIR] [--golden DIR] [--seed N] [--max-steps N]
+// Runs a launch spec (shared/LAUNCH_SPEC.md, docs/launch_spec.md) on the simulator: a thin layer
+// over tools/spec's runner and sim::Device. Exit 0: ran (and matched the golden); 1: outputs
+// differ from --golden; 2: bad input or an error in the simulated kernel.
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "sim/api.h"
+#include "tools/spec/diff.h"
+#include "tools/spec/launch_spec.h"
+#include "tools/spec/output_dir.h"
+#include "tools/spec/runner.h"
+#include "tools/spec/spec_error.h"
+#include "tools/spec/tensor_map_encode.h"
+#include "tools/tcsim/command.h"
+
+namespace tcsim::cli {
+namespace {
+
+struct RunOptions {
+  std::string spec;
+  std::optional<std::string> out, golden;
+  sim::DeviceOptions device;
+};
+
+uint64_t parse_u64(std::string_view opt, std::string_view v) {
+  uint64_t x = 0;
+  int base = 10;
+  if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+    v.remove_prefix(2);
+    base = 16;
+  }
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x, base);
+  if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+    throw UsageError(fmt::format("{}: '{}' is not a non-negative integer", opt, v));
+  return x;
+}
+
+// Options are rows: adding one (the simulator's --schedule, --trace, ...) is one line here.
+struct OptionDef {
+  std::string_view name;
+  std::string_view value;  // the value's name in the usage text
+  std::string_view help;
+  void (*apply)(RunOptions&, std::string_view opt, std::string_view value);
+};
+
+constexpr OptionDef kOptions[] = {
+    {"--out", "DIR", "write NAME.npy for each output and manifest.json into DIR",
+     [](RunOptions& o, std::string_view, std::string_view v) { o.out = std::string(v); }},
+    {"--golden", "DIR", "compare the outputs bit for bit with DIR (exit 1 on a difference)",
+     [](RunOptions& o, std::string_view, std::string_view v) { o.golden = std::string(v); }},
+    {"--seed", "N", "schedule-perturbation seed (0: the deterministic default order)",
+     [](RunOptions& o, std::string_view n, std::string_view v) { o.device.seed = parse_u64(n, v); }},
+    {"--max-steps", "N", "watchdog: stop after N warp-instructions (0: the simulator's default)",
+     [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_steps = parse_u64(n, v); }},
+};
+
+std::string option_list() {
+  std::string s;
+  for (const auto& o : kOptions) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", o.name, o.value);
+  return s;
+}
+
+RunOptions parse_options(Args args) {
+  RunOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (!a.starts_with("--")) {
+      if (!o.spec.empty())
+        throw UsageError(fmt::format("more than one spec given ('{}' and '{}')", o.spec, a));
+      o.spec = std::string(a);
+      continue;
+    }
+    std::string_view name = a, value;
+    bool inline_value = false;
+    if (auto eq = a.find('='); eq != std::string_view::npos) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      inline_value = true;
+    }
+    const OptionDef* def = nullptr;
+    for (const auto& d : kOptions)
+      if (d.name == name) def = &d;
+    if (!def) throw UsageError(fmt::format("unknown option '{}' (options: {})", name, option_list()));
+    if (!inline_value) {
+      if (i + 1 >= args.size()) throw UsageError(fmt::format("{} needs a value ({})", name, def->value));
+      value = args[++i];
+    }
+    def->apply(o, name, value);
+  }
+  if (o.spec.empty()) throw UsageError(fmt::format("usage: tcsim run SPEC.json [{}]", option_list()));
+  return o;
+}
+
+#if TCSIM_HAVE_SIM_CORE
+// spec::Backend over the simulator's C++ API.
+class SimBackend final : public spec::Backend {
+ public:
+  SimBackend(sim::Device& d, std::string spec_file) : dev_(d), spec_file_(std::move(spec_file)) {}
+
+  void load_module(const std::string& text, const std::string& name) override {
+    module_ = &dev_.load_ptx(text, name);
+  }
+  std::vector<std::string> kernel_names() override { return dev_.kernel_names(*module_); }
+  std::vector<spec::ParamInfo> kernel_params(const std::string& kernel) override {
+    std::vector<spec::ParamInfo> r;
+    for (const auto& p : dev_.kernel_params(*module_, kernel)) r.push_back({p.name, p.size, p.align});
+    return r;
+  }
+  bool symbol(const std::string& name, spec::SymbolRef& out) override {
+    try {
+      const sim::SymbolInfo s = dev_.symbol(*module_, name);
+      out = {s.address, s.size};
+      return true;
+    } catch (const sim::SimError&) {
+      return false;
+    }
+  }
+  uint64_t malloc(uint64_t bytes) override { return dev_.malloc(bytes, 256); }
+  void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
+  void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
+  std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t address) override {
+    return spec::encode_tensor_map_bytes(t, address, spec_file_);
+  }
+  spec::LaunchOutcome launch(const std::string& kernel, const spec::LaunchSpec& s,
+                             std::span<const std::byte> params, std::span<const spec::ParamInfo>) override {
+    sim::LaunchConfig cfg;
+    cfg.grid = {s.grid.x, s.grid.y, s.grid.z};
+    cfg.block = {s.block.x, s.block.y, s.block.z};
+    cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
+    cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
+    const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
+    return {r.cycles, r.warnings, r.approx_ops};
+  }
+
+ private:
+  sim::Device& dev_;
+  std::string spec_file_;
+  const sim::Module* module_ = nullptr;
+};
+#endif
+
+int run_run(Args args) {
+  const RunOptions o = parse_options(args);
+  const spec::LaunchSpec s = spec::load_spec(o.spec);
+  const std::string ptx = spec::read_ptx(s);
+  const std::string arch_name = spec::resolve_arch(s, ptx);
+  const auto arch = isa::parse_arch(arch_name);
+  if (!arch)
+    throw spec::spec_error(s.path, s.arch ? "arch" : "",
+                           fmt::format("architecture \"{}\"{} is not one tcsim models (legal: sm_90a, "
+                                       "sm_100a, sm_100f, sm_103a)", arch_name,
+                                       s.arch ? "" : " (from the PTX .target)"));
+  // Tensor maps are bad input too: check every driver rule now, before the simulation. Buffers are
+  // 256-byte aligned, so any 256-aligned base address gives the verdict the real address will.
+  for (const auto& t : s.tensor_maps) {
+    spec::check_tensor_map_extent(s, t);
+    spec::encode_tensor_map_bytes(t, (uint64_t{1} << 40) + t.offset_bytes, s.path);
+  }
+  // Read the golden first: a bad golden directory is bad input, found before a long simulation.
+  std::optional<spec::OutputDir> golden;
+  if (o.golden) golden = spec::read_output_dir(*o.golden);
+
+#if TCSIM_HAVE_SIM_CORE
+  sim::Device dev(*arch, o.device);
+  SimBackend backend(dev, s.path);
+  const spec::RunResult r = spec::run_spec(s, ptx, backend);
+#else
+  throw UsageError("this build of tcsim has no simulator core (sim/ has no sources yet): the spec "
+                   "is valid, but cannot be run");
+  spec::RunResult r;
+#endif
+
+  for (const auto& w : r.outcome.warnings) fmt::print(stderr, "warning: {}\n", w);
+  fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));
+  if (!r.outcome.approx_ops.empty())
+    fmt::print("note: approximate instructions ran (not bit-exact by design): {}\n",
+               fmt::join(r.outcome.approx_ops, ", "));
+  if (o.out) {
+    spec::RunInfo info;
+    info.tool = "tcsim";
+    info.arch = arch_name;
+    info.spec = o.spec;
+    info.kernel = r.kernel;
+    info.cycles = r.outcome.cycles.value_or(0);
+    info.seed = o.device.seed;
+    info.approx_ops = r.outcome.approx_ops;
+    info.warnings = r.outcome.warnings;
+    spec::write_output_dir(*o.out, info, r.outputs);
+    fmt::print("outputs written to {}\n", *o.out);
+  }
+  if (golden) {
+    const spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    fmt::print("{}", spec::format_report(d, "tcsim", *o.golden));
+    if (!d.identical()) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--seed N] [--max-steps N]   run a launch spec", run_run);
+
+}  // namespace tcsim::cli
