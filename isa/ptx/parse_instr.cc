@@ -88,7 +88,7 @@ Operand Parser::resolve_name(Function& f, uint32_t instr_index, const std::vecto
   }
   // A label (possibly defined later), .branchtargets or .callprototype name.
   o.kind = OperandKind::Label;
-  pending_.push_back({instr_index, path, std::string(t.text), {t.line, t.col}});
+  scopes_.back().pending.push_back({instr_index, path, std::string(t.text), {t.line, t.col}});
   (void)f;
   return o;
 }

@@ -581,36 +581,22 @@ void Parser::parse_body(Function& f, uint32_t fidx) {
   take();  // {
   scopes_.clear();
   scopes_.emplace_back();
-  labels_.clear();
-  pending_.clear();
   cur_loc_ = CudaLoc{};
   // Parameters are visible in the body by name.
   for (uint32_t s : f.params) scopes_.back().syms[m_.symbols[s].name] = s;
   for (uint32_t s : f.retvals) scopes_.back().syms[m_.symbols[s].name] = s;
   scopes_.emplace_back();
-  while (!scopes_.empty() && scopes_.size() > 1) {
+  while (scopes_.size() > 1) {
     Function& fn = m_.functions[fidx];  // stable: no function is added while parsing a body
     parse_statement(fn, fidx);
   }
-  // Resolve forward references: branch-table targets (instr == kNoReg sentinel) and operands.
+  // Names still unresolved at the function scope: .branchtargets / .callprototype names.
   Function& fn = m_.functions[fidx];
-  auto where = [&](const PendingName& p) {
-    return fmt::format("{}:{}:{}: error: ", source_name_, p.loc.line, p.loc.col);
-  };
-  for (const PendingName& p : pending_) {
-    auto it = labels_.find(p.name);
-    if (p.instr == kNoReg) {
-      if (it == labels_.end()) throw ParseFail(where(p) + "undeclared label in .branchtargets, at " + quoted(p.name));
-      fn.branch_tables[p.path[0]].targets[p.path[1]] = it->second;
-      continue;
-    }
+  for (const PendingName& p : scopes_.back().pending) {
+    auto where = fmt::format("{}:{}:{}: error: ", source_name_, p.loc.line, p.loc.col);
+    if (p.instr == kNoReg) throw ParseFail(where + fmt::format("undeclared label in .branchtargets, at '{}'", p.name));
     Operand* op = &fn.instrs[p.instr].ops[p.path[0]];
     for (size_t i = 1; i < p.path.size(); ++i) op = &op->elems[p.path[i]];
-    if (it != labels_.end()) {
-      op->kind = OperandKind::Label;
-      op->index = it->second;
-      continue;
-    }
     bool found = false;
     for (size_t i = 0; i < fn.branch_tables.size() && !found; ++i) {
       if (fn.branch_tables[i].name == p.name) {
@@ -626,7 +612,29 @@ void Parser::parse_body(Function& f, uint32_t fidx) {
         found = true;
       }
     }
-    if (!found) throw ParseFail(where(p) + "undeclared label or identifier, at " + quoted(p.name));
+    if (!found) throw ParseFail(where + fmt::format("undeclared label or identifier, at '{}'", p.name));
+  }
+}
+
+void Parser::resolve_pending(Function& f, const PendingName& p, uint32_t target) {
+  if (p.instr == kNoReg) {
+    f.branch_tables[p.path[0]].targets[p.path[1]] = target;
+    return;
+  }
+  Operand* op = &f.instrs[p.instr].ops[p.path[0]];
+  for (size_t i = 1; i < p.path.size(); ++i) op = &op->elems[p.path[i]];
+  op->kind = OperandKind::Label;
+  op->index = target;
+}
+
+// Leaving a scope: references to labels of this scope are resolved, the rest move outward.
+void Parser::close_scope(Function& f) {
+  ScopeFrame fr = std::move(scopes_.back());
+  scopes_.pop_back();
+  for (PendingName& p : fr.pending) {
+    auto it = fr.labels.find(p.name);
+    if (it != fr.labels.end()) resolve_pending(f, p, it->second);
+    else scopes_.back().pending.push_back(std::move(p));
   }
 }
 
@@ -640,7 +648,7 @@ void Parser::parse_statement(Function& f, uint32_t fidx) {
   }
   if (t.is('}')) {
     take();
-    scopes_.pop_back();
+    close_scope(f);
     return;
   }
   if (t.kind == Tok::DotWord) {
@@ -708,9 +716,9 @@ void Parser::parse_statement(Function& f, uint32_t fidx) {
         // Resolve at the end of the body (labels may follow): stash as pending on a sentinel.
         for (const Token& n : names) {
           f.branch_tables.back().targets.push_back(0xffffffffu);
-          pending_.push_back({kNoReg, {static_cast<int>(f.branch_tables.size() - 1),
-                                             static_cast<int>(f.branch_tables.back().targets.size() - 1)},
-                              std::string(n.text), {n.line, n.col}});
+          scopes_.back().pending.push_back({kNoReg, {static_cast<int>(f.branch_tables.size() - 1),
+                                                     static_cast<int>(f.branch_tables.back().targets.size() - 1)},
+                                            std::string(n.text), {n.line, n.col}});
         }
         return;
       }
@@ -721,8 +729,8 @@ void Parser::parse_statement(Function& f, uint32_t fidx) {
         f.prototypes.push_back(std::move(p));
         return;
       }
-      if (labels_.count(name)) fail(t, "label defined twice");
-      labels_[name] = static_cast<uint32_t>(f.instrs.size());
+      if (scopes_.back().labels.count(name)) fail(t, "label defined twice");
+      scopes_.back().labels[name] = static_cast<uint32_t>(f.instrs.size());
       f.labels.emplace_back(name, static_cast<uint32_t>(f.instrs.size()));
       return;
     }

@@ -75,10 +75,16 @@ class Parser {
   void classify_mods(Instr& in, const Token& at);
 
   // Scopes.
+  // A `{ }` scope: registers, variables and labels declared in it (inline-asm blocks repeat labels
+  // such as `WAIT:` in sibling scopes), and references to names not yet resolved.
   struct ScopeFrame {
     std::unordered_map<std::string, RegId> regs;
     std::unordered_map<std::string, uint32_t> syms;
+    std::unordered_map<std::string, uint32_t> labels;
+    std::vector<PendingName> pending;
   };
+  void close_scope(Function& f);
+  void resolve_pending(Function& f, const PendingName& p, uint32_t target);
   RegId find_reg(std::string_view name) const;
   int64_t find_scoped_symbol(std::string_view name) const;  // -1 if none
 
@@ -87,8 +93,6 @@ class Parser {
   std::string source_name_;
   Module m_;
   std::vector<ScopeFrame> scopes_;
-  std::vector<PendingName> pending_;
-  std::unordered_map<std::string, uint32_t> labels_;
   std::unordered_map<std::string, uint32_t> module_syms_;
   CudaLoc cur_loc_;
   std::string pending_pragma_;
@@ -99,7 +103,7 @@ class Parser {
     std::string name;
     SourceLoc loc;
   };
-  std::vector<PendingReloc> pending_relocs_;  // initializer addresses of symbols declared later  // attributes shared by the names of one multi-name declaration
+  std::vector<PendingReloc> pending_relocs_;  // initializer addresses of symbols declared later
 };
 
 }  // namespace tcsim::isa::ptx::detail

@@ -88,9 +88,17 @@ TEST_CASE("ptx parser: golden IR dumps and diagnostics") {
   }
 }
 
-TEST_CASE("ptx parser: every committed nvcc and CCCL-form PTX file parses") {
+TEST_CASE("ptx parser: every committed nvcc and CCCL-form PTX file, and the kernels/ corpus, parses") {
   std::vector<fs::path> all = files(kData / "nvcc", ".ptx");
   for (const fs::path& p : files(kData, ".ptx")) all.push_back(p);
+  const fs::path corpus = fs::path(TCSIM_SOURCE_DIR) / "kernels";
+  if (fs::exists(corpus))
+    for (const auto& e : fs::recursive_directory_iterator(corpus)) {
+      const std::string p = e.path().string();
+      // kernels/*/bad/ hold deliberately broken launches; their PTX is still valid PTX.
+      if (e.path().extension() == ".ptx") all.push_back(e.path());
+      (void)p;
+    }
   REQUIRE(all.size() >= 10);
   for (const fs::path& p : all) {
     CAPTURE(p.filename().string());
