@@ -97,12 +97,8 @@ std::string format_fault(const LaunchState& L, const Warp& w, const ExecInstr& i
   } else {
     text = isa::ptx::dump_instr(*prog.module, f, ins);
   }
-  std::string cuda;
-  if (ins.cuda.file && ins.cuda.line) {
-    std::string_view file = prog.module->file_name(ins.cuda.file);
-    auto slash = file.rfind('/');
-    cuda = fmt::format(" ({}:{})", slash == std::string_view::npos ? file : file.substr(slash + 1), ins.cuda.line);
-  }
+  const std::string where = isa::ptx::cuda_location(*prog.module, ins.cuda);
+  const std::string cuda = where.empty() ? "" : fmt::format(" ({})", where);
   const Dim3 c = w.cta().ctaid();
   std::string who = lane >= 0 ? fmt::format("warp {} lane {}", w.id(), lane) : fmt::format("warp {}", w.id());
   return fmt::format("kernel {}: {}:{}{} `{}`: CTA ({},{},{}) {}, cycle {}: {}", L.kernel, L.ptx_name,

@@ -36,12 +36,8 @@ bool decode_function_address(uint64_t a, uint32_t module_id, uint32_t* isa_funct
 std::string BindCtx::text() const { return dump_instr(m, f, in); }
 
 void BindCtx::fail(const std::string& what) const {
-  std::string cuda;
-  if (in.cuda.file && in.cuda.line) {
-    std::string_view file = m.file_name(in.cuda.file);
-    auto slash = file.rfind('/');
-    cuda = fmt::format(" ({}:{})", slash == std::string_view::npos ? file : file.substr(slash + 1), in.cuda.line);
-  }
+  const std::string where = cuda_location(m, in.cuda);
+  const std::string cuda = where.empty() ? "" : fmt::format(" ({})", where);
   throw SimError(fmt::format("{}:{}{}: `{}`: {}", source_name_, in.loc.line, cuda, op_mnemonic(in.op), what));
 }
 
@@ -292,8 +288,7 @@ void exec_not_implemented(ExecCtx& ctx, const ExecInstr& in) {
   const Instr& ins = ctx.prog->instr_of(in);
   const OpInfo& oi = op_info(ins.op);
   const FamilyInfo& fi = family_info(oi.family);
-  ctx.fail(-1, fmt::format("`{}` is not implemented yet ({}; opcode row {}, family {}: PTX ISA {})",
-                           dump_instr(*ctx.prog->module, ctx.prog->function_of(in), ins).substr(0, 80),
+  ctx.fail(-1, fmt::format("`{}` is not implemented yet ({}; opcode row {}, family {}: PTX ISA {})", oi.mnemonic,
                            in.aux < ctx.prog->notes.size() ? ctx.prog->notes[in.aux] : std::string("not implemented"),
                            oi.ident, fi.name, fi.section));
 }

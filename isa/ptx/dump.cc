@@ -108,6 +108,18 @@ std::string dump_instr(const Module& m, const Function& f, const Instr& in) {
   return r;
 }
 
+std::string cuda_location(const Module& m, const CudaLoc& l) {
+  auto base = [&](uint32_t file) {
+    std::string_view p = m.file_name(file);
+    auto slash = p.rfind('/');
+    return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
+  };
+  if (!l.file || !l.line) return {};
+  if (l.inlined_file && l.inlined_line)
+    return fmt::format("{}:{} via {}:{}", base(l.inlined_file), l.inlined_line, base(l.file), l.line);
+  return fmt::format("{}:{}", base(l.file), l.line);
+}
+
 std::string dump(const Module& m) {
   std::string r = fmt::format("module {} version {}.{} target {}{} address_size {}\n",
                               m.source_name, m.version_major, m.version_minor, m.target,

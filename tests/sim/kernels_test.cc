@@ -24,7 +24,11 @@ struct Arch {
   isa::Arch arch;
   const char* file;
 };
-const Arch kArchs[] = {{isa::Arch::Sm100a, "kernels_sm_100a.ptx"}, {isa::Arch::Sm90a, "kernels_sm_90a.ptx"}};
+// The -G build (no optimisation: every helper is a real call, locals live on the .local stack)
+// stresses the call ABI and local memory.
+const Arch kArchs[] = {{isa::Arch::Sm100a, "kernels_sm_100a.ptx"},
+                       {isa::Arch::Sm90a, "kernels_sm_90a.ptx"},
+                       {isa::Arch::Sm100a, "kernels_sm_100a_G.ptx"}};
 
 std::string kernel_name(const sim::Device& d, const sim::Module& m, const std::string& part) {
   for (const auto& n : d.kernel_names(m))
