@@ -8,19 +8,27 @@
 //    narrower destination keeps the low bits; .sat clamps to the destination range.
 //  - integer -> float: rounded in the given mode (default .rn), exact where representable.
 //  - float -> integer: rounded to an integral value per .irnd, then clamped to the destination range
-//    (saturation is implied); NaN -> 0. .ftz flushes a subnormal f32 source first.
+//    (saturation is implied); NaN -> 0, or 1 << (bits-1) from f64 or into a 64-bit integer.
+//    .ftz flushes a subnormal f32 source first.
 //  - f32 -> f64: exact. f64 -> f32: rounded per .frnd; .ftz flushes a subnormal result.
 //  - f32 -> f32, f64 -> f64: .irnd rounds to an integral value; .ftz / .sat as for arithmetic.
 //  - float destinations: .sat clamps to [0, 1] (NaN -> 0); NaN results are the canonical NaN.
 // A destination register wider than .dtype receives the value extended per .dtype's signedness.
-// Conversions to/from f16, bf16, tf32 and the fp8/fp6/fp4 formats go through models/formats and
-// are not implemented yet (they fail when run, naming the instruction).
+// Conversions involving f16, bf16, tf32 and the fp8/fp6/fp4 formats (scalar and the packed x2
+// forms) are computed by models/formats (models::cvt_*), one lane at a time:
+//   cvt.frnd2{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b;
+//   cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2}.f32 d, a, b;
+//   cvt.rn.satfinite{.relu}.{e4m3x2,...}.{f16x2,bf16x2} d, a;   cvt.rn{.relu}.{f16x2,bf16x2}.{e4m3x2,...} d, a;
+//   cvt.{rz,rp}{.satfinite}.ue8m0x2.{f32,bf16x2};  cvt.rn.bf16x2.ue8m0x2;  cvt.rna{.satfinite}.tf32.f32
+// (stochastic rounding .rs and .s2f6x2 are not implemented: they fail when run).
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "models/formats/convert.h"
 #include "sim/exec/fp_util.h"
 #include "sim/exec/lane_ops.h"
 
@@ -88,7 +96,10 @@ void exec_cvt_fi(ExecCtx& c, const ExecInstr& in) {
   blend_lanes(c.mask, d, [&](int i) -> uint64_t {
     S x = as<S>(a[i]);
     if constexpr (Ftz) x = fp::ftz(x);
-    if (std::isnan(x)) return 0;
+    // NaN converts to 0, except from f64 or to a 64-bit integer: 1 << (bits - 1) (PTX ISA
+    // §9.7.9.21, Integer Notes).
+    if (std::isnan(x))
+      return (std::is_same_v<S, double> || sizeof(D) == 8) ? (uint64_t{1} << (sizeof(D) * 8 - 1)) : 0;
     double v = static_cast<double>(x);
     switch (R) {
       case Rnd::RN: v = std::nearbyint(v); break;  // ties to even (default host mode)
@@ -248,6 +259,159 @@ ExecFn pick_same(int ri, bool ftz, bool sat) {
 #undef SAME
 }
 
+// ---- models/formats-backed conversions ---------------------------------------------------------
+
+enum class ModelKind : uint8_t { Float, FloatToInt, IntToFloat, RoundInt, PackF32x2, PackX2, UnpackX2 };
+
+struct ModelCvt {
+  ModelKind kind;
+  models::DType dst, src;  // scalar types, or the element types of x2 forms
+  models::CvtMods mods;
+  uint64_t regmask;
+};
+
+// The descriptor is packed into ExecInstr::aux.
+inline uint64_t pack_model(const ModelCvt& m) {
+  return uint64_t(m.kind) | uint64_t(m.dst) << 8 | uint64_t(m.src) << 16 | uint64_t(m.mods.rnd) << 24 |
+         uint64_t(m.mods.satfinite) << 32 | uint64_t(m.mods.relu) << 33 | uint64_t(m.mods.sat) << 34 |
+         uint64_t(m.mods.ftz) << 35 |
+         uint64_t(m.regmask == ~uint64_t{0} ? 64 : __builtin_ctzll(m.regmask + 1)) << 40;
+}
+inline ModelCvt unpack_model(uint64_t a) {
+  ModelCvt m;
+  m.kind = ModelKind(a & 0xff);
+  m.dst = models::DType(a >> 8 & 0xff);
+  m.src = models::DType(a >> 16 & 0xff);
+  m.mods.rnd = models::Round(a >> 24 & 0xff);
+  m.mods.satfinite = a >> 32 & 1;
+  m.mods.relu = a >> 33 & 1;
+  m.mods.sat = a >> 34 & 1;
+  m.mods.ftz = a >> 35 & 1;
+  const unsigned rb = static_cast<unsigned>(a >> 40 & 0x7f);
+  m.regmask = rb >= 64 ? ~uint64_t{0} : (uint64_t{1} << rb) - 1;
+  return m;
+}
+
+uint64_t model_convert(const ModelCvt& m, uint64_t a, uint64_t b) {
+  switch (m.kind) {
+    case ModelKind::Float: return models::cvt_float(m.dst, m.src, a, m.mods);
+    case ModelKind::FloatToInt: return models::cvt_float_to_int(m.dst, m.src, a, m.mods);
+    case ModelKind::IntToFloat: return models::cvt_int_to_float(m.dst, m.src, a, m.mods);
+    case ModelKind::RoundInt: return models::cvt_float_round_int(m.dst, a, m.mods);
+    case ModelKind::PackF32x2: return models::cvt_pack_f32x2(m.dst, static_cast<uint32_t>(a), static_cast<uint32_t>(b), m.mods);
+    case ModelKind::PackX2: return models::cvt_pack_x2(m.dst, m.src, static_cast<uint32_t>(a), m.mods);
+    case ModelKind::UnpackX2: return models::cvt_unpack_x2(m.dst, m.src, static_cast<uint32_t>(a), m.mods);
+  }
+  return 0;
+}
+
+void exec_cvt_model(ExecCtx& c, const ExecInstr& in) {
+  const ModelCvt m = unpack_model(in.aux);
+  uint64_t* d = c.dst(in.o[0]);
+  const uint64_t* a = c.src(in.o[1]);
+  const uint64_t* b = m.kind == ModelKind::PackF32x2 ? c.src(in.o[2]) : nullptr;
+  for_lanes(c.mask, [&](int i) {
+    uint64_t r = 0;
+    try {
+      r = model_convert(m, a[i], b ? b[i] : 0);
+    } catch (const std::exception& e) {
+      c.fail(i, e.what());
+    }
+    d[i] = r & m.regmask;
+  });
+}
+
+// PTX types as the formats library names them; x2 types map to their element type.
+std::optional<models::DType> model_type(Type t, bool* x2) {
+  using D = models::DType;
+  *x2 = false;
+  switch (t) {
+    case Type::F64: return D::F64;
+    case Type::F32: return D::F32;
+    case Type::TF32: return D::TF32;
+    case Type::F16: return D::F16;
+    case Type::BF16: return D::BF16;
+    case Type::F16x2: *x2 = true; return D::F16;
+    case Type::BF16x2: *x2 = true; return D::BF16;
+    case Type::E4M3x2: *x2 = true; return D::E4M3;
+    case Type::E5M2x2: *x2 = true; return D::E5M2;
+    case Type::E2M3x2: *x2 = true; return D::E2M3;
+    case Type::E3M2x2: *x2 = true; return D::E3M2;
+    case Type::E2M1x2: *x2 = true; return D::E2M1;
+    case Type::UE8M0x2: *x2 = true; return D::UE8M0;
+    case Type::U8: case Type::B8: return D::U8;
+    case Type::S8: return D::S8;
+    case Type::U16: case Type::B16: return D::U16;
+    case Type::S16: return D::S16;
+    case Type::U32: case Type::B32: return D::U32;
+    case Type::S32: return D::S32;
+    case Type::U64: case Type::B64: return D::U64;
+    case Type::S64: return D::S64;
+    default: return std::nullopt;
+  }
+}
+
+models::Round model_round(Rounding r) {
+  switch (r) {
+    case Rounding::RZ: case Rounding::RZI: return models::Round::RZ;
+    case Rounding::RM: case Rounding::RMI: return models::Round::RM;
+    case Rounding::RP: case Rounding::RPI: return models::Round::RP;
+    case Rounding::RNA: return models::Round::RNA;
+    default: return models::Round::RN;
+  }
+}
+
+// Binds a conversion that involves a format other than integers, f32 and f64.
+void bind_model_cvt(BindCtx& b, Type dt, Type st) {
+  b.only_mods({Mod::ftz, Mod::sat, Mod::satfinite, Mod::relu});
+  if (b.in.rnd == Rounding::RS) return b.not_implemented("stochastic rounding (.rs)");
+  bool dx2, sx2;
+  const auto dm = model_type(dt, &dx2), sm = model_type(st, &sx2);
+  if (!dm || !sm)
+    return b.not_implemented(fmt::format("cvt between .{} and .{}", isa::ptx::type_name(dt), isa::ptx::type_name(st)));
+  ModelCvt m;
+  m.dst = *dm;
+  m.src = *sm;
+  m.mods.rnd = model_round(b.in.rnd);
+  m.mods.satfinite = b.has(Mod::satfinite);
+  m.mods.relu = b.has(Mod::relu);
+  m.mods.sat = b.has(Mod::sat);
+  m.mods.ftz = b.has(Mod::ftz);
+  const bool dint = isa::ptx::is_integer(dt), sint = isa::ptx::is_integer(st);
+  const bool pair_src = b.nops() == 3;
+  if (dx2 && st == Type::F32 && pair_src) m.kind = ModelKind::PackF32x2;
+  else if (dx2 && sx2 && isa::ptx::type_bits(st) == 32 && (*sm == models::DType::F16 || *sm == models::DType::BF16) &&
+           *dm != models::DType::F16 && *dm != models::DType::BF16)
+    m.kind = ModelKind::PackX2;
+  else if (dx2 && sx2) m.kind = ModelKind::UnpackX2;
+  else if (dx2 || sx2)
+    return b.not_implemented(fmt::format("cvt.{}.{}", isa::ptx::type_name(dt), isa::ptx::type_name(st)));
+  else if (dint && !sint) m.kind = ModelKind::FloatToInt;
+  else if (!dint && sint) m.kind = ModelKind::IntToFloat;
+  else if (dt == st && (b.in.rnd == Rounding::RNI || b.in.rnd == Rounding::RZI || b.in.rnd == Rounding::RMI ||
+                        b.in.rnd == Rounding::RPI))
+    m.kind = ModelKind::RoundInt;
+  else m.kind = ModelKind::Float;
+  if (m.kind == ModelKind::FloatToInt && !(b.in.rnd == Rounding::RNI || b.in.rnd == Rounding::RZI ||
+                                           b.in.rnd == Rounding::RMI || b.in.rnd == Rounding::RPI))
+    b.fail("float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
+  if (m.kind != ModelKind::PackF32x2 && pair_src) b.fail("only the .f32 -> x2 forms take two sources");
+  const int dbits = isa::ptx::type_bits(dt);
+  const isa::ptx::Operand& d0 = b.operand(0);
+  const int rbits = d0.kind == isa::ptx::OperandKind::Reg ? b.reg_bits(d0) : std::max(dbits, 16);
+  m.regmask = rbits >= 64 ? ~uint64_t{0} : (uint64_t{1} << rbits) - 1;
+  b.out.o[0] = b.dst(0, std::max(dbits, 8), /*wider_ok=*/true);
+  b.out.o[1] = b.src(1, st, /*wider_ok=*/true);
+  if (pair_src) b.out.o[2] = b.src(2, st);
+  try {  // a combination the formats library rejects is illegal PTX: report it at load
+    model_convert(m, 0, 0);
+  } catch (const std::exception& e) {
+    b.fail(e.what());
+  }
+  b.out.aux = pack_model(m);
+  b.out.fn = exec_cvt_model;
+}
+
 bool is_f(Type t) { return t == Type::F32 || t == Type::F64; }
 bool is_i(Type t) { return isa::ptx::is_integer(t) && isa::ptx::type_bits(t) >= 8 && isa::ptx::type_bits(t) <= 64; }
 bool is_irnd(Rounding r) { return r == Rounding::RNI || r == Rounding::RZI || r == Rounding::RMI || r == Rounding::RPI; }
@@ -259,9 +423,9 @@ void bind_convert(BindCtx& b) {
   const Type dt = b.type(0), st = b.type(1);
   if (b.has(Mod::pack)) return b.not_implemented("cvt.pack");
   if (dt == Type::None || st == Type::None) b.fail("cvt needs a destination and a source type");
-  if (!(is_f(dt) || is_i(dt)) || !(is_f(st) || is_i(st)))
-    return b.not_implemented(fmt::format("cvt between .{} and .{} (narrow float formats go through models/formats)",
-                                         isa::ptx::type_name(dt), isa::ptx::type_name(st)));
+  if (!(is_f(dt) || is_i(dt)) || !(is_f(st) || is_i(st)) || b.has(Mod::satfinite) || b.has(Mod::relu) ||
+      b.in.rnd == Rounding::RNA)
+    return bind_model_cvt(b, dt, st);
   b.only_mods({Mod::ftz, Mod::sat});
   const Rounding rr = b.in.rnd;
   const bool ftz = b.has(Mod::ftz), sat = b.has(Mod::sat);
