@@ -20,6 +20,12 @@ struct MachineConfig {
   uint32_t max_cluster_size;      // portable cluster size limit (non-portable 16 needs an attribute)
 };
 
+// Host-memory guard, not a hardware number: resident CTAs of one SM may hold at most this many
+// bytes of simulated registers (PTX virtual registers, 8 bytes x 32 lanes each per warp). Unoptimised
+// (-G) code declares thousands of registers; without the cap a full machine would need gigabytes.
+// Lowers occupancy (timing) for such kernels only; never blocks a launch (one CTA always fits).
+inline constexpr uint64_t kMaxRegisterBytesPerSm = uint64_t{4} << 20;
+
 const MachineConfig& machine_config(isa::Arch arch);
 
 }  // namespace tcsim::sim

@@ -12,8 +12,10 @@ bool Sm::can_fit(uint32_t threads, uint32_t smem) const {
   const uint32_t warps_per_cta = (threads + 31) / 32;
   uint32_t warps_used = 0;
   for (const auto& c : ctas_) warps_used += static_cast<uint32_t>(c->warps().size());
+  const uint64_t rf_per_warp = uint64_t{part_->launch().prog->num_slots} * 32 * 8;
+  const bool rf_ok = ctas_.empty() || (uint64_t{warps_used} + warps_per_cta) * rf_per_warp <= kMaxRegisterBytesPerSm;
   return ctas_.size() < mc.max_ctas_per_sm && threads_used_ + threads <= mc.max_threads_per_sm &&
-         warps_used + warps_per_cta <= mc.max_warps_per_sm && smem_used_ + smem <= mc.smem_per_sm;
+         warps_used + warps_per_cta <= mc.max_warps_per_sm && smem_used_ + smem <= mc.smem_per_sm && rf_ok;
 }
 
 Cta& Sm::launch(const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles now) {
