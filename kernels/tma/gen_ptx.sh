@@ -30,7 +30,10 @@ for d in $dirs; do
     mkdir -p "$out_root/$d"
     for arch in $archs; do
       out="$out_root/$d/$name.$arch.ptx"
-      if ! "$NVCC" -arch="$arch" -ptx -lineinfo -Werror all-warnings "$cu" -o "$out.tmp"; then
+      # -frandom-seed and compiling from the source's folder: otherwise nvcc puts a per-run random
+      # number and a hash of the absolute path into internal symbol names (_INTERNAL_xxxxxxxx).
+      if ! (cd "$kernels/$d" && "$NVCC" -arch="$arch" -ptx -lineinfo -Werror all-warnings \
+              -frandom-seed="$name" "$name.cu" -o "$out.tmp"); then
         echo "gen_ptx: nvcc -arch=$arch failed on $d/$name.cu" >&2
         status=1; rm -f "$out.tmp"; continue
       fi
