@@ -100,8 +100,11 @@ Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
         case SReg::lanemask_ge: v = 0xffffffffu << lane; break;
         case SReg::lanemask_gt: v = lane == 31 ? 0 : 0xffffffffu << (lane + 1); break;
         case SReg::dynamic_smem_size: v = L.cfg.dynamic_smem_bytes; break;
-        case SReg::total_smem_size:
-        case SReg::aggr_smem_size: v = cta.smem_bytes(); break;
+        // H200 (kernels/basic special_regs golden): 256 B static + 420 B dynamic -> 768, i.e. the
+        // CTA's shared memory without the reserved 1 KiB, rounded up to 128 B (the allocation
+        // granularity; one data point, 256-B rounding would fit it too). aggr adds the reserve.
+        case SReg::total_smem_size: v = (cta.smem_bytes() - 1024 + 127) / 128 * 128; break;
+        case SReg::aggr_smem_size: v = (cta.smem_bytes() - 1024 + 127) / 128 * 128 + 1024; break;
         // 1 KiB reserved for system use at the end of the CTA's shared memory (assumed layout).
         case SReg::reserved_smem_offset_begin:
         case SReg::reserved_smem_offset_0: v = cta.smem_bytes() - 1024; break;

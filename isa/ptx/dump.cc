@@ -47,7 +47,14 @@ std::string symbol_line(const Symbol& s) {
 std::string dump_operand(const Module& m, const Function& f, const Operand& o) {
   const char* neg = o.negate ? "!" : "";
   switch (o.kind) {
-    case OperandKind::Reg: return fmt::format("{}{}", neg, f.regs[o.reg].name);
+    case OperandKind::Reg: {
+      std::string sel;
+      if (o.has_selector()) {
+        sel = fmt::format(".{}", o.sel_kind);
+        for (int i = 0; i < o.sel_n; ++i) sel += static_cast<char>('0' + o.sel_digit(i));
+      }
+      return fmt::format("{}{}{}{}", neg, o.minus ? "-" : "", f.regs[o.reg].name, sel);
+    }
     case OperandKind::Imm:
       if (o.imm_kind == ImmKind::F32) return fmt::format("f32:0x{:08x}", static_cast<uint32_t>(o.imm));
       if (o.imm_kind == ImmKind::F64) return fmt::format("f64:0x{:016x}", static_cast<uint64_t>(o.imm));

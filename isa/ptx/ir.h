@@ -105,6 +105,13 @@ enum class ImmKind : uint8_t { Int, F32, F64 };  // F32/F64: imm holds the IEEE 
 struct Operand {
   OperandKind kind = OperandKind::Sink;
   bool negate = false;  // `!p`
+  bool minus = false;   // `-a` (video instructions: vmad, PTX ISA §9.7.17.1)
+  // Sub-word selector of a register operand (video instructions, PTX ISA §9.7.17):
+  // a.b0..a.b3, a.h0/a.h1 (scalar), d.h10 / d.b3210 masks and a.hxy / a.bxyzw permutations (SIMD).
+  // sel_kind 0: none, 'b' or 'h'; sel_digits: the digits in source order, 3 bits each.
+  char sel_kind = 0;
+  uint8_t sel_n = 0;
+  uint16_t sel_digits = 0;
   ImmKind imm_kind = ImmKind::Int;
   SReg sreg{};
   RegId reg = kNoReg;
@@ -114,6 +121,8 @@ struct Operand {
   SourceLoc loc;
 
   bool is_reg() const { return kind == OperandKind::Reg; }
+  bool has_selector() const { return sel_kind != 0; }
+  int sel_digit(int i) const { return (sel_digits >> (3 * i)) & 7; }
   const Operand* address_base() const {
     return kind == OperandKind::Address && !elems.empty() && elems[0].kind != OperandKind::Sink
                ? &elems[0] : nullptr;

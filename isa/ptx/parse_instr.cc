@@ -2,6 +2,7 @@
 // guard predicate, operands (registers, special registers, immediates, symbols, labels, vectors
 // {..}, pairs a|b, addresses [base+off] and [tmap, {coords}], call parameter lists), checked
 // against the row's operand signature (PTX ISA §4.x, §6 "Instruction Operands").
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -86,6 +87,11 @@ Operand Parser::resolve_name(Function& f, uint32_t instr_index, const std::vecto
     o.index = static_cast<uint32_t>(fi);
     return o;
   }
+  if (t.text == "WARP_SZ") {  // predefined identifier (PTX ISA §4.4.1): the warp size
+    o.kind = OperandKind::Imm;
+    o.imm = 32;
+    return o;
+  }
   // A label (possibly defined later), .branchtargets or .callprototype name.
   o.kind = OperandKind::Label;
   scopes_.back().pending.push_back({instr_index, path, std::string(t.text), {t.line, t.col}});
@@ -134,6 +140,18 @@ Operand Parser::parse_address(Function& f, uint32_t instr_index, std::vector<int
   return a;
 }
 
+void Parser::parse_selector(Operand& o) {
+  // .b0-.b3 / .h0-.h1 and the SIMD masks and permutations: .h10, .b3210, .b7654 (digits 0-7).
+  const Token st = take();
+  std::string_view s = st.text.substr(1);
+  const bool ok = s.size() >= 2 && s.size() <= 6 && (s[0] == 'b' || s[0] == 'h') &&
+                  std::all_of(s.begin() + 1, s.end(), [](char ch) { return ch >= '0' && ch <= '7'; });
+  if (!ok) fail(st, "unknown register selector (expected .b0-.b3, .h0, .h1 or a SIMD mask)");
+  o.sel_kind = s[0];
+  o.sel_n = static_cast<uint8_t>(s.size() - 1);
+  for (size_t i = 1; i < s.size(); ++i) o.sel_digits |= static_cast<uint16_t>((s[i] - '0') << (3 * (i - 1)));
+}
+
 Operand Parser::parse_operand(Function& f, uint32_t instr_index, std::vector<int> path) {
   const Token t = peek();
   Operand o;
@@ -144,6 +162,14 @@ Operand Parser::parse_operand(Function& f, uint32_t instr_index, std::vector<int
     if (o.kind != OperandKind::Reg || f.regs[o.reg].type != Type::Pred)
       fail(t, "'!' applies only to a predicate register");
     o.negate = true;
+    return o;
+  }
+  if (t.is('-') && peek(1).kind == Tok::Ident) {
+    take();
+    o = parse_operand(f, instr_index, path);
+    if (o.kind != OperandKind::Reg || f.regs[o.reg].type == Type::Pred)
+      fail(t, "'-' before a name applies only to a non-predicate register");
+    o.minus = true;
     return o;
   }
   if (t.is('[')) {
@@ -175,6 +201,7 @@ Operand Parser::parse_operand(Function& f, uint32_t instr_index, std::vector<int
   } else if (t.kind == Tok::Ident) {
     Token nt = take();
     o = resolve_name(f, instr_index, path, nt);
+    if (o.kind == OperandKind::Reg && peek().kind == Tok::DotWord) parse_selector(o);
     if (o.kind == OperandKind::Symbol && (peek().is('+') || peek().is('-')) &&
         (peek(1).kind == Tok::Int || peek(1).is('('))) {
       bool neg = take().is('-');
@@ -416,7 +443,12 @@ void Parser::parse_instruction(Function& f, uint32_t fidx, RegId guard, bool gua
   if (!peek().is(';')) {
     int i = 0;
     do {
+      const Token ot = peek();
       in.ops.push_back(parse_operand(f, index, {i++}));
+      const Operand& o = in.ops.back();
+      if ((o.minus || o.has_selector()) && info->family != Family::video)
+        fail(ot, fmt::format("register selectors and '-' negation apply to video instructions only, not '{}'",
+                             mnemonic));
     } while (accept(','));
   }
   if (!peek().is(';')) fail_here(fmt::format("expected ';' after the operands of '{}'", mnemonic));

@@ -67,6 +67,7 @@ class Parser {
   // Instructions (parse_instr.cc).
   void parse_instruction(Function& f, uint32_t fidx, RegId guard, bool guard_neg, SourceLoc loc);
   Operand parse_operand(Function& f, uint32_t instr_index, std::vector<int> path);
+  void parse_selector(Operand& o);
   Operand parse_address(Function& f, uint32_t instr_index, std::vector<int> path);
   Operand resolve_name(Function& f, uint32_t instr_index, const std::vector<int>& path,
                        const Token& name_tok);

@@ -11,9 +11,9 @@
 //   copysign.type d, a, b;  d = |b| with the sign of a
 // Rounding: every mode is exact (fp_util.h HostRounding). Default rounding is .rn. .ftz flushes
 // subnormal inputs and results to sign-preserving zero (flushing the rounded result); .sat clamps
-// to [0, 1] with NaN -> 0. NaN results are the canonical NaN (fp_util.h).
+// to [0, 1] with NaN -> 0. NaN results: f32 canonical, f64 propagated (fp_util.h fp::result).
 // min/max: a NaN operand is ignored (the other is returned) unless both are NaN or .NaN is given
-// (then canonical NaN); -0.0 orders below +0.0.
+// (then a NaN result); -0.0 orders below +0.0. abs/neg of a NaN: fp_util.h.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -58,7 +58,7 @@ void exec_farith(ExecCtx& c, const ExecInstr& in) {
     if constexpr (R != Rnd::RN) fp::fp_barrier(r);
     if constexpr (Ftz) r = fp::ftz(r);
     if constexpr (Sat) r = fp::sat01(r);
-    return fp::canon(r);
+    return fp::result<T>(r, O == FOp::Fma ? 3 : 2, a[i], b[i], e ? e[i] : 0);
   };
   if constexpr (R == Rnd::RN) {
     blend_lanes(c.mask, d, compute);
@@ -75,6 +75,8 @@ void exec_fabs_neg(ExecCtx& c, const ExecInstr& in) {
   constexpr uint64_t sign = sizeof(T) == 4 ? 0x80000000u : 0x8000000000000000ull;
   blend_lanes(c.mask, d, [&](int i) {
     T x = as<T>(a[i]);
+    if (std::isnan(x)) [[unlikely]]
+      return sizeof(T) == 4 ? uint64_t{fp::kCanonicalNaN32} : a[i] | fp::kQuietBit64;
     if constexpr (Ftz) x = fp::ftz(x);
     const uint64_t v = bits<T>(x);
     return Neg ? v ^ sign : v & ~sign;
@@ -91,7 +93,7 @@ void exec_fminmax(ExecCtx& c, const ExecInstr& in) {
   const bool is_max = in.aux & 1, nan_mode = in.aux & 2, xorsign = in.aux & 4, absmode = in.aux & 8;
   auto pick = [&](T x, T y) -> T {
     const bool nx = std::isnan(x), ny = std::isnan(y);
-    if ((nx && ny) || (nan_mode && (nx || ny))) return std::numeric_limits<T>::quiet_NaN();
+    if ((nx && ny) || (nan_mode && (nx || ny))) return nx ? x : y;  // result() picks the NaN bits
     if (nx) return y;
     if (ny) return x;
     if (x == y) {  // equal, incl. +0 and -0: -0 orders below +0
@@ -117,7 +119,7 @@ void exec_fminmax(ExecCtx& c, const ExecInstr& in) {
     T r = pick(x, y);
     if (e) r = pick(r, z);
     if (xorsign && !std::isnan(r)) r = std::copysign(r, sign ? T(-1) : T(1));
-    return fp::canon(r);
+    return fp::result<T>(r, e ? 3 : 2, a[i], b[i], e ? e[i] : 0);
   });
 }
 
@@ -135,7 +137,9 @@ void exec_testp(ExecCtx& c, const ExecInstr& in) {
       case TestP::Infinite: v = std::isinf(x); break;
       case TestP::Number: v = !std::isnan(x); break;
       case TestP::NotANumber: v = std::isnan(x); break;
-      case TestP::Normal: v = std::isnormal(x); break;
+      // H200 (kernels/basic f32_rounding, f64_math goldens): +-0 count as normal, as the PTX ISA
+      // says ("as a special case, positive and negative zero are considered normal numbers").
+      case TestP::Normal: v = std::isnormal(x) || x == T(0); break;
       case TestP::Subnormal: v = std::fpclassify(x) == FP_SUBNORMAL; break;
     }
     r |= uint32_t{v} << i;

@@ -5,7 +5,7 @@
 // The .approx / .full forms (div.approx.f32, div.full.f32, rcp.approx*, sqrt.approx.f32) are not
 // IEEE-exact by definition and belong to the approx family (not implemented yet: they fail when run).
 // Results are correctly rounded in every mode (fp_util.h HostRounding); .ftz flushes subnormal
-// inputs and results; NaN results are the canonical NaN.
+// inputs and results; NaN results: f32 canonical, f64 propagated (fp_util.h fp::result).
 #include <cmath>
 
 #include <fmt/format.h>
@@ -46,7 +46,7 @@ void exec_fdiv(ExecCtx& c, const ExecInstr& in) {
     else r = std::sqrt(x);
     fp::fp_barrier(r);
     if constexpr (Ftz) r = fp::ftz(r);
-    d[i] = fp::canon(r);
+    d[i] = fp::result<T>(r, 1 + (O == DOp::Div), a[i], b ? b[i] : 0);
   });
 }
 

@@ -205,11 +205,12 @@ void check_op(Op op, Mode m) {
     }
     uint64_t want;
     if (op == Op::Sqrt && a < 0) {
-      want = f32 ? 0x7fffffffu : 0x7fffffffffffffffull;  // sqrt of a negative number: canonical NaN
+      // sqrt of a negative number: f32 canonical NaN, f64 default NaN (H200 goldens, fp_util.h)
+      want = f32 ? 0x7fffffffu : 0xfff8000000000000ull;
     } else if ((op == Op::Div && b == 0) || (op == Op::Rcp && a == 0)) {
-      // Division by zero: signed infinity, or canonical NaN for 0/0.
+      // Division by zero: signed infinity, or the f32 canonical / f64 default NaN for 0/0.
       const bool nan = op == Op::Div && a == 0;
-      want = nan ? (f32 ? 0x7fffffffu : 0x7fffffffffffffffull)
+      want = nan ? (f32 ? 0x7fffffffu : 0xfff8000000000000ull)
                  : bits_of(std::copysign(std::numeric_limits<F>::infinity(),
                                          (op == Op::Div ? (std::signbit(a) != std::signbit(b)) : std::signbit(a)) ? F(-1) : F(1)));
     } else {
@@ -284,10 +285,68 @@ TEST_CASE("float: .ftz, .sat, canonical NaN, abs/neg/min/max/copysign/testp") {
   auto cs = test::eval32("copysign.f32 %y0, %x0, %x1;", mm);
   CHECK(cs[2] == f(-2.0f));
   std::vector<test::Row> tp = {{f(1.0f), 0, 0, 0}, {f(sub), 0, 0, 0}, {0x7f800000u, 0, 0, 0}, {0x7fc00000u, 0, 0, 0}};
-  CHECK(test::evalp("testp.normal.f32 %p0, %x0;", tp) == std::vector<bool>{true, false, false, false});
+  CHECK(test::evalp("testp.normal.f32 %p0, %x0;", tp) == std::vector<bool>{true, false, false, false});  // zero: below
   CHECK(test::evalp("testp.subnormal.f32 %p0, %x0;", tp) == std::vector<bool>{false, true, false, false});
   CHECK(test::evalp("testp.finite.f32 %p0, %x0;", tp) == std::vector<bool>{true, true, false, false});
   CHECK(test::evalp("testp.infinite.f32 %p0, %x0;", tp) == std::vector<bool>{false, false, true, false});
   CHECK(test::evalp("testp.notanumber.f32 %p0, %x0;", tp) == std::vector<bool>{false, false, false, true});
   CHECK(test::evalp("testp.number.f32 %p0, %x0;", tp) == std::vector<bool>{true, true, true, false});
+}
+
+// NaN bits and testp as the H200 produces them (kernels/basic goldens f32_rounding, f64_math,
+// cvt_float, f32_ftz; rules in sim/exec/fp_util.h and convert.cc).
+TEST_CASE("float: H200 NaN rules (f32 canonical, f64 propagation, cvt payloads) and testp.normal of zero") {
+  const uint64_t qnan = 0x7ff8000000000000ull, snan = 0x7ff0000000000abcull, one = 0x3ff0000000000000ull;
+  const uint64_t inf = 0x7ff0000000000000ull, mone = 0xbff0000000000000ull;
+  std::vector<test::Row> rows = {
+      {one, snan, qnan, 0},  // first NaN operand is b: quieted, payload kept
+      {snan, qnan, one, 0},  // a and b NaN: a wins
+      {inf, inf, one, 0},    // inf - inf: invalid
+      {0, inf, one, 0},      // 0 * inf: invalid
+      {mone, one, one, 0},   // sqrt(-1): invalid
+  };
+  auto add = test::eval64("add.rn.f64 %z0, %a0, %a1;", rows);
+  CHECK(add[0] == 0x7ff8000000000abcull);
+  CHECK(add[1] == 0x7ff8000000000abcull);
+  auto sub = test::eval64("sub.rz.f64 %z0, %a0, %a1;", rows);
+  CHECK(sub[2] == 0xfff8000000000000ull);
+  auto mul = test::eval64("mul.rn.f64 %z0, %a0, %a1;", rows);
+  CHECK(mul[3] == 0xfff8000000000000ull);
+  auto fma = test::eval64("fma.rm.f64 %z0, %a0, %a1, %a2;", rows);
+  CHECK(fma[0] == 0x7ff8000000000abcull);
+  CHECK(fma[3] == 0xfff8000000000000ull);
+  auto sq = test::eval64("sqrt.rn.f64 %z0, %a0;", rows);
+  CHECK(sq[1] == 0x7ff8000000000abcull);
+  CHECK(sq[4] == 0xfff8000000000000ull);
+  auto dv = test::eval64("div.rp.f64 %z0, %a0, %a1;", rows);
+  CHECK(dv[0] == 0x7ff8000000000abcull);
+  auto mn = test::eval64("min.f64 %z0, %a0, %a1;", rows);
+  CHECK(mn[0] == one);                    // one NaN: the other operand
+  CHECK(mn[1] == 0x7ff8000000000abcull);  // both NaN: the first, quieted
+  auto ng = test::eval64("neg.f64 %z0, %a1;", rows);
+  CHECK(ng[0] == 0x7ff8000000000abcull);  // no sign flip on a NaN, quieted
+  auto rni = test::eval64("cvt.rni.f64.f64 %z0, %a1;", rows);
+  CHECK(rni[0] == 0x7ff8000000000abcull);
+  // f32: every NaN result is 0x7fffffff, abs/neg included.
+  std::vector<test::Row> f32 = {{0xffc12345u, 0x7f800001u, 0, 0}};
+  CHECK(test::eval32("abs.f32 %y0, %x0;", f32)[0] == 0x7fffffffu);
+  CHECK(test::eval32("neg.f32 %y0, %x1;", f32)[0] == 0x7fffffffu);
+  CHECK(test::eval32("add.rz.f32 %y0, %x0, %x1;", f32)[0] == 0x7fffffffu);
+  // cvt to f64 keeps the payload (quieted); .ftz canonicalises the f32 first.
+  CHECK(test::eval64("cvt.f64.f32 %z0, %x1;", f32)[0] == 0x7ff8000020000000ull);
+  CHECK(test::eval64("cvt.f64.f32 %z0, %x0;", f32)[0] == 0xfff82468a0000000ull);
+  CHECK(test::eval64("cvt.ftz.f64.f32 %z0, %x0;", f32)[0] == 0x7fffffffe0000000ull);
+  // tf32: .rna truncates the NaN (satfinite then subtracts one tf32 ulp); .rn/.rz give 0x7fffe000.
+  std::vector<test::Row> tf = {{0x7fd5244du, 0, 0, 0}, {0xff840cdau, 0, 0, 0}};
+  CHECK(test::eval32("cvt.rna.tf32.f32 %y0, %x0;", tf) == std::vector<uint32_t>{0x7fd52000u, 0xff840000u});
+  CHECK(test::eval32("cvt.rna.satfinite.tf32.f32 %y0, %x0;", tf) == std::vector<uint32_t>{0x7fd50000u, 0xff83e000u});
+  CHECK(test::eval32("cvt.rn.tf32.f32 %y0, %x0;", tf) == std::vector<uint32_t>{0x7fffe000u, 0x7fffe000u});
+  // f16 NaN: to f64 the payload is kept and quieted; to f32 the canonical NaN.
+  std::vector<test::Row> h = {{0xfd82u, 0, 0, 0}};
+  CHECK(test::eval64("cvt.f64.f16 %z0, %h0;", h)[0] == 0xfffe080000000000ull);
+  CHECK(test::eval32("cvt.f32.f16 %y0, %h0;", h)[0] == 0x7fffffffu);
+  // testp.normal: +-0 count as normal (PTX ISA, confirmed on H200).
+  std::vector<test::Row> z = {{0, 0x80000000u, 0, 0}};
+  CHECK(test::evalp("testp.normal.f32 %p0, %x0;", z) == std::vector<bool>{true});
+  CHECK(test::evalp("testp.normal.f64 %p0, %a1;", {{0, 0x8000000000000000ull, 0, 0}}) == std::vector<bool>{true});
 }
