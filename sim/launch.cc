@@ -56,7 +56,7 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-      if (first) throw SimError(first->message);
+      if (first) throw SimError(first->message + warnings_note());
       for (auto& p : parts_) p->overlay().commit(*L_.gm);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
@@ -72,12 +72,13 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock());
+      if (any_work && next.is_never()) throw SimError(deadlock() + warnings_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
     }
     LaunchResult r;
+    r.warnings = all_warnings();
     r.cycles = end.count();
     r.warp_instructions = total;
     r.thread_instructions = thread_instrs;
@@ -128,6 +129,19 @@ class LaunchRun {
         chosen[r]->launch(L_, ctaid, linear, now);
       }
     }
+  }
+
+  // Checker warnings of every partition, in partition order (deterministic).
+  std::vector<std::string> all_warnings() const {
+    std::vector<std::string> w;
+    for (auto& p : parts_) w.insert(w.end(), p->warnings().begin(), p->warnings().end());
+    return w;
+  }
+  // Warnings raised before a fatal error often explain it (a stale parity before a race).
+  std::string warnings_note() const {
+    std::string r;
+    for (const std::string& w : all_warnings()) r += "\n  checker warning: " + w;
+    return r;
   }
 
   std::string where_warps_are() const {

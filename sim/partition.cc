@@ -13,6 +13,12 @@ Partition::Partition(const LaunchState& L, uint32_t index, std::vector<uint32_t>
   for (uint32_t id : sm_ids) sms_.push_back(std::make_unique<Sm>(*this, id));
 }
 
+void Partition::warn(Cycles when, const std::string& key, std::string message) {
+  constexpr size_t kMaxWarnings = 100;
+  if (!warned_.insert(key).second || warnings_.size() >= kMaxWarnings) return;
+  warnings_.push_back(fmt::format("cycle {}: {}", when.count(), message));
+}
+
 bool Partition::has_work() const {
   for (const auto& sm : sms_)
     if (!sm->idle()) return true;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,6 +55,12 @@ class Partition {
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
 
+  // Checker warnings (reports that do not stop the kernel), at most one per `key` (a program that
+  // repeats a mistake in a loop reports it once). Collected into LaunchResult::warnings in
+  // partition order at the end of the launch.
+  void warn(Cycles when, const std::string& key, std::string message);
+  std::vector<std::string>& warnings() { return warnings_; }
+
  private:
   const LaunchState* L_;
   uint32_t index_;
@@ -64,6 +71,8 @@ class Partition {
   std::optional<Fault> fault_;
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
+  std::vector<std::string> warnings_;
+  std::set<std::string> warned_;
 };
 
 // Formats an instruction-level fault: kernel, PTX file:line (and CUDA source line), the PTX text,

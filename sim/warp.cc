@@ -13,6 +13,7 @@
 #include "sim/cta.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
+#include "sim/units/tensor_core.h"
 
 namespace tcsim::sim {
 
@@ -184,6 +185,7 @@ uint8_t Warp::step(ExecCtx& ctx) {
   ctx.flow = Flow::Next;
   ++issued_;
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
+  if (tc_pending_ld && mask) tcgen05_check_early_read(ctx, in);
   if (mask) in.fn(ctx, in);
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code
@@ -297,6 +299,15 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       cta_->arrive(*this, b, exec, ctx.lane_target[0], ctx.now);
       return;
     }
+    case Flow::Block:
+      if (rest) {
+        groups_[gi].mask = rest;
+        groups_[gi].pc = pc + 1;
+        add_group(pc, exec, depth, GroupState::Blocked);
+      } else {
+        groups_[gi].state = GroupState::Blocked;
+      }
+      break;
     case Flow::Sleep:
       groups_[gi].pc = pc + 1;
       if (rest) {
@@ -362,6 +373,19 @@ void Warp::lanes_exit(ExecCtx& ctx, uint32_t lanes) {
     }
   normalize();
   cta_->on_exit(*this, ctx.now);
+}
+
+void Warp::wake_blocked(Cycles ready) {
+  bool any = false;
+  for (ThreadGroup& g : groups_)
+    if (g.state == GroupState::Blocked) {
+      g.state = GroupState::Ready;
+      any = true;
+    }
+  if (!any) return;
+  blocked_on.clear();
+  ready_at_ = max(ready_at_, ready);
+  normalize();
 }
 
 void Warp::release_barrier(int b, Cycles ready) {
@@ -512,6 +536,7 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
       case GroupState::AtWarpSync: state = "waiting for the other lanes of its member mask"; break;
       case GroupState::AtBarrier: state = fmt::format("waiting at barrier {}", g.barrier); break;
       case GroupState::Sleeping: state = "sleeping"; break;
+      case GroupState::Blocked: state = blocked_on.empty() ? "blocked" : blocked_on; break;
     }
     r += fmt::format("{}    warp {} lanes {}: {} at {}", r.empty() ? "" : "\n", id_, lane_ranges(g.mask), state, where);
   }

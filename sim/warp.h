@@ -35,6 +35,7 @@ enum class GroupState : uint8_t {
   AtWarpSync,  // parked at a warp-synchronous instruction, waiting for the rest of its mask
   AtBarrier,   // arrived at CTA barrier `barrier`, pc already past it
   Sleeping,    // nanosleep until `wake_at`
+  Blocked,     // waits at its pc for a unit to wake it (Flow::Block; Warp::blocked_on says why)
 };
 
 struct ThreadGroup {
@@ -102,6 +103,13 @@ class Warp {
   uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
   bool& bar_counted(int b) { return bar_counted_[b]; }
   void release_barrier(int b, Cycles ready);
+  // Groups blocked by Flow::Block become ready (they re-execute their instruction at `ready`).
+  void wake_blocked(Cycles ready);
+  // Why the warp is blocked (deadlock reports); set by the unit that blocks it.
+  std::string blocked_on;
+  // tcgen05.ld results not yet landed (tcgen05.wait::ld): while non-zero every instruction of the
+  // warp is checked for reading them early (sim/units/tensor_core.h).
+  uint32_t tc_pending_ld = 0;
 
   // Per-lane local memory (stack frames, .local variables, call parameters).
   uint8_t* local_ptr(ExecCtx& ctx, int lane, uint64_t addr, uint32_t size);
