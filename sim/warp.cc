@@ -13,7 +13,6 @@
 #include "sim/cta.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
-#include "sim/units/tensor_core.h"
 
 namespace tcsim::sim {
 
@@ -185,7 +184,7 @@ uint8_t Warp::step(ExecCtx& ctx) {
   ctx.flow = Flow::Next;
   ++issued_;
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
-  if (tc_pending_ld && mask) tcgen05_check_early_read(ctx, in);
+  if (reg_watch) [[unlikely]] reg_watch(ctx, in);
   if (mask) in.fn(ctx, in);
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code
@@ -299,13 +298,13 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       cta_->arrive(*this, b, exec, ctx.lane_target[0], ctx.now);
       return;
     }
-    case Flow::Block:
+    case Flow::WaitAsync:
       if (rest) {
         groups_[gi].mask = rest;
         groups_[gi].pc = pc + 1;
-        add_group(pc, exec, depth, GroupState::Blocked);
+        add_group(pc, exec, depth, GroupState::AtAsyncWait);
       } else {
-        groups_[gi].state = GroupState::Blocked;
+        groups_[gi].state = GroupState::AtAsyncWait;
       }
       break;
     case Flow::Sleep:
@@ -337,8 +336,11 @@ void Warp::normalize() {
       ThreadGroup& a = groups_[j];
       const ThreadGroup& b = groups_[i];
       if (a.pc != b.pc || a.depth != b.depth) continue;
-      const bool sync_or_ready = (a.state == GroupState::Ready || a.state == GroupState::AtWarpSync) &&
-                                 (b.state == GroupState::Ready || b.state == GroupState::AtWarpSync);
+      // (A group parked at an async wait merges too: the merged group re-executes the wait.)
+      auto reevaluated = [](GroupState s) {
+        return s == GroupState::Ready || s == GroupState::AtWarpSync || s == GroupState::AtAsyncWait;
+      };
+      const bool sync_or_ready = reevaluated(a.state) && reevaluated(b.state);
       const bool same_barrier = a.state == GroupState::AtBarrier && b.state == GroupState::AtBarrier &&
                                 a.barrier == b.barrier;
       if (!sync_or_ready && !same_barrier) continue;
@@ -375,17 +377,15 @@ void Warp::lanes_exit(ExecCtx& ctx, uint32_t lanes) {
   cta_->on_exit(*this, ctx.now);
 }
 
-void Warp::wake_blocked(Cycles ready) {
+void Warp::wake_async() {
   bool any = false;
   for (ThreadGroup& g : groups_)
-    if (g.state == GroupState::Blocked) {
+    if (g.state == GroupState::AtAsyncWait) {
       g.state = GroupState::Ready;
       any = true;
     }
-  if (!any) return;
-  blocked_on.clear();
-  ready_at_ = max(ready_at_, ready);
-  normalize();
+  async_wait_reason.clear();
+  if (any) normalize();
 }
 
 void Warp::release_barrier(int b, Cycles ready) {
@@ -536,7 +536,9 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
       case GroupState::AtWarpSync: state = "waiting for the other lanes of its member mask"; break;
       case GroupState::AtBarrier: state = fmt::format("waiting at barrier {}", g.barrier); break;
       case GroupState::Sleeping: state = "sleeping"; break;
-      case GroupState::Blocked: state = blocked_on.empty() ? "blocked" : blocked_on; break;
+      case GroupState::AtAsyncWait:
+        state = async_wait_reason.empty() ? "waiting for an asynchronous operation" : async_wait_reason;
+        break;
     }
     r += fmt::format("{}    warp {} lanes {}: {} at {}", r.empty() ? "" : "\n", id_, lane_ranges(g.mask), state, where);
   }

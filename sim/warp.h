@@ -35,7 +35,7 @@ enum class GroupState : uint8_t {
   AtWarpSync,  // parked at a warp-synchronous instruction, waiting for the rest of its mask
   AtBarrier,   // arrived at CTA barrier `barrier`, pc already past it
   Sleeping,    // nanosleep until `wake_at`
-  Blocked,     // waits at its pc for a unit to wake it (Flow::Block; Warp::blocked_on says why)
+  AtAsyncWait, // parked at a wait on an asynchronous unit (Flow::WaitAsync), pc not advanced
 };
 
 struct ThreadGroup {
@@ -103,13 +103,17 @@ class Warp {
   uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
   bool& bar_counted(int b) { return bar_counted_[b]; }
   void release_barrier(int b, Cycles ready);
-  // Groups blocked by Flow::Block become ready (they re-execute their instruction at `ready`).
-  void wake_blocked(Cycles ready);
-  // Why the warp is blocked (deadlock reports); set by the unit that blocks it.
-  std::string blocked_on;
-  // tcgen05.ld results not yet landed (tcgen05.wait::ld): while non-zero every instruction of the
-  // warp is checked for reading them early (sim/units/tensor_core.h).
-  uint32_t tc_pending_ld = 0;
+  // Groups parked by Flow::WaitAsync become ready and re-execute their wait (called by units).
+  void wake_async();
+  // What a group parked by Flow::WaitAsync waits for, when the unit says (deadlock reports; e.g. a
+  // tcgen05.alloc waiting for Tensor Memory columns). Cleared by wake_async.
+  std::string async_wait_reason;
+  // An asynchronous unit that still reads or writes registers of this warp (wgmma accumulators
+  // and A fragments until the covering wait_group, PTX ISA §9.7.15.7.3; tcgen05.ld destinations
+  // until tcgen05.wait::ld, §9.7.16.8.5) watches every instruction the warp executes meanwhile;
+  // nullptr when nothing is in flight (one predictable branch).
+  using RegWatch = void (*)(ExecCtx&, const ExecInstr&);
+  RegWatch reg_watch = nullptr;
 
   // Per-lane local memory (stack frames, .local variables, call parameters).
   uint8_t* local_ptr(ExecCtx& ctx, int lane, uint64_t addr, uint32_t size);

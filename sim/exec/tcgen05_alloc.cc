@@ -9,7 +9,7 @@
 //   * .sync.aligned: the whole warp, converged, with the same nCols / dst / taddr.
 //   * one warp performs every allocation and deallocation of a CTA.
 //   * tcgen05.alloc after tcgen05.relinquish_alloc_permit by the CTA is illegal.
-//   * alloc blocks while the SM's Tensor Memory has too few free columns (Flow::Block, woken by a
+//   * alloc blocks while the SM's Tensor Memory has too few free columns (Flow::WaitAsync, woken by a
 //     dealloc or a CTA's exit on that SM); if nothing can ever free them, the launch's deadlock
 //     report says which warp waits for how many columns and who holds them.
 //   * the address of the allocation (lane 0, first column) is written to shared memory at dst.
@@ -120,10 +120,10 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
       rq = {};
       return;
     }
-    c.warp->blocked_on = fmt::format("tcgen05.alloc waits for {} free Tensor Memory columns: {}", ncols,
+    c.warp->async_wait_reason = fmt::format("tcgen05.alloc waits for {} free Tensor Memory columns: {}", ncols,
                                      alloc_state(tc));
     tc.add_waiter(c.warp);
-    c.flow = Flow::Block;
+    c.flow = Flow::WaitAsync;
     return;
   }
   // cta_group::2: the pair allocates together (§9.7.16.7.1, §9.7.16.5 Table 46).
@@ -136,11 +136,11 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
   TensorCore& ptc = peer->sm().tensor_core();
   TcCtaState& ps = ptc.cta(*peer);
   if (!ps.alloc.active || ps.alloc.done) {
-    c.warp->blocked_on = fmt::format("tcgen05.alloc.cta_group::2 waits for a warp of the peer {} to execute "
+    c.warp->async_wait_reason = fmt::format("tcgen05.alloc.cta_group::2 waits for a warp of the peer {} to execute "
                                      "tcgen05.alloc.cta_group::2",
                                      peer->name());
     tc.add_waiter(c.warp);
-    c.flow = Flow::Block;
+    c.flow = Flow::WaitAsync;
     return;
   }
   if (ps.alloc.ncols != ncols)
@@ -155,16 +155,16 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
     st.last_alloc_cols = ps.last_alloc_cols = ncols;
     ps.alloc.done = true;
     ps.alloc.result = *col;
-    if (ps.alloc.warp) ps.alloc.warp->wake_blocked(c.now + Cycles(1));
+    if (ps.alloc.warp) ps.alloc.warp->wake_async();
     rq = {};
     return;
   }
-  c.warp->blocked_on = fmt::format("tcgen05.alloc.cta_group::2 waits for {} columns free in both CTAs of the pair: "
+  c.warp->async_wait_reason = fmt::format("tcgen05.alloc.cta_group::2 waits for {} columns free in both CTAs of the pair: "
                                    "{}; {}",
                                    ncols, alloc_state(tc), alloc_state(ptc));
   tc.add_waiter(c.warp);
   ptc.add_waiter(c.warp);
-  c.flow = Flow::Block;
+  c.flow = Flow::WaitAsync;
 }
 
 void exec_dealloc(ExecCtx& c, const ExecInstr& in) {
@@ -185,7 +185,7 @@ void exec_dealloc(ExecCtx& c, const ExecInstr& in) {
                              "tcgen05.alloc and nCols its size (PTX ISA §9.7.16.7.1)",
                              taddr, taddr >> 16, col, ncols, owner.name(), u.sm().id(),
                              u.tmem().describe_allocations()));
-    u.wake_waiters(c.now);
+    u.wake_waiters();
   };
   if (cg == 1) {
     release(tc, *c.cta);
@@ -208,12 +208,12 @@ void exec_dealloc(ExecCtx& c, const ExecInstr& in) {
     rq.taddr = taddr;
     rq.ncols = ncols;
     rq.warp = c.warp;
-    c.warp->blocked_on = fmt::format("tcgen05.dealloc.cta_group::2 waits for a warp of the peer {} to execute "
+    c.warp->async_wait_reason = fmt::format("tcgen05.dealloc.cta_group::2 waits for a warp of the peer {} to execute "
                                      "tcgen05.dealloc.cta_group::2 (PTX ISA §9.7.16.5 Table 48: a cluster barrier "
                                      "placed after dealloc in one CTA and before it in the other hangs)",
                                      peer->name());
     tc.add_waiter(c.warp);
-    c.flow = Flow::Block;
+    c.flow = Flow::WaitAsync;
     return;
   }
   if (ps.dealloc.taddr != taddr || ps.dealloc.ncols != ncols)
@@ -223,7 +223,7 @@ void exec_dealloc(ExecCtx& c, const ExecInstr& in) {
   release(tc, *c.cta);
   release(ptc, *peer);
   ps.dealloc.done = true;
-  if (ps.dealloc.warp) ps.dealloc.warp->wake_blocked(c.now + Cycles(1));
+  if (ps.dealloc.warp) ps.dealloc.warp->wake_async();
   rq = {};
 }
 

@@ -39,7 +39,7 @@ void exec_wait_ld(ExecCtx& c, const ExecInstr&) {
   }
   ws.ld_regs.clear();
   ws.ld_ranges.clear();
-  c.warp->tc_pending_ld = 0;
+  c.warp->reg_watch = nullptr;
 }
 
 void exec_wait_st(ExecCtx& c, const ExecInstr&) {

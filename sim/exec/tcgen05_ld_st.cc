@@ -127,7 +127,7 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
   }
   ws.ld_src = in.src;
   ws.ld_ranges.push_back(acc.range);
-  c.warp->tc_pending_ld = static_cast<uint32_t>(ws.ld_regs.size());
+  c.warp->reg_watch = ws.ld_regs.empty() ? nullptr : tcgen05_check_early_read;
 }
 
 void exec_st(ExecCtx& c, const ExecInstr& in) {

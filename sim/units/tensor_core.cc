@@ -73,10 +73,10 @@ void TensorCore::add_waiter(Warp* w) {
   if (std::find(waiters_.begin(), waiters_.end(), w) == waiters_.end()) waiters_.push_back(w);
 }
 
-void TensorCore::wake_waiters(Cycles now) {
+void TensorCore::wake_waiters() {
   std::vector<Warp*> w;
   w.swap(waiters_);
-  for (Warp* x : w) x->wake_blocked(now + Cycles(1));
+  for (Warp* x : w) x->wake_async();
 }
 
 const models::mma::DotEngine& TensorCore::engine(const models::mma::DotShape& s) {
@@ -172,7 +172,7 @@ bool uses_reg(const isa::ptx::Operand& o, isa::ptx::RegId r) {
 void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in) {
   TcWarpState& ws = c.sm->tensor_core().cta(*c.cta).warp(c.warp->id());
   if (ws.ld_regs.empty()) {
-    c.warp->tc_pending_ld = 0;
+    c.warp->reg_watch = nullptr;
     return;
   }
   const isa::ptx::Instr& ins = c.prog->instr_of(in);

@@ -119,7 +119,7 @@ class TensorCore {
   // Warps whose tcgen05.alloc (or cta_group::2 dealloc) waits: woken when columns are freed or the
   // peer arrives.
   void add_waiter(Warp* w);
-  void wake_waiters(Cycles now);
+  void wake_waiters();
 
   // A bit-exact arithmetic engine for `shape`, built once per SM and shape.
   const models::mma::DotEngine& engine(const models::mma::DotShape& shape);
