@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cluster.h"
 #include "sim/partition.h"
 
 namespace tcsim::sim {
@@ -122,11 +123,14 @@ class LaunchRun {
       if (chosen.size() < csize) return;
       const uint32_t cl = next_cluster_++;
       const Dim3 cid{cl % ncl.x, (cl / ncl.x) % ncl.y, cl / (ncl.x * ncl.y)};
+      // Every CTA belongs to a Cluster object (of one CTA without a cluster launch): rank -> CTA for
+      // distributed shared memory, barrier.cluster, and safe handles for async engines' events.
+      auto cluster = std::make_shared<Cluster>(cid, c);
       for (uint32_t r = 0; r < csize; ++r) {
         const Dim3 in{r % c.x, (r / c.x) % c.y, r / (c.x * c.y)};
         const Dim3 ctaid{cid.x * c.x + in.x, cid.y * c.y + in.y, cid.z * c.z + in.z};
         const uint32_t linear = ctaid.x + g.x * (ctaid.y + g.y * ctaid.z);
-        chosen[r]->launch(L_, ctaid, linear, now);
+        chosen[r]->launch(L_, ctaid, linear, now).attach_cluster(cluster);
       }
     }
   }
@@ -170,8 +174,9 @@ class LaunchRun {
     std::string r;
     for (auto& p : parts_) r += p->describe_blocked();
     return fmt::format(
-        "kernel {}: deadlock: every remaining warp waits and nothing can wake it (a barrier that some "
-        "threads never reach?){}",
+        "kernel {}: deadlock: every remaining warp waits and nothing can wake it: no warp can make progress and no "
+        "asynchronous operation is in flight (a barrier that some threads never reach, an mbarrier phase that "
+        "misses arrivals or transaction bytes, a wait on the wrong parity?). Who waits on what:{}",
         L_.kernel, r);
   }
 

@@ -34,6 +34,7 @@ const test::Row kIntRow = {7, 3, 5, 2};
 const test::Row kFloatRow = {0x3fc00000, 0x40000000, 0x3e800000, 0xc0800000};
 
 const char* kPrelude = R"(
+.shared .align 8 .b64 sbar[4];
 .func (.param .b32 r) twice(.param .b32 x)
 {
   .reg .b32 %t<2>;
@@ -211,15 +212,27 @@ std::map<std::string, Sample> samples() {
       {"redux_sync", todo("redux.sync.add.u32 %y0, %x0, -1;")},
       {"griddepcontrol", v("griddepcontrol.wait;\n mov.u32 %y0, 1;", 1)},
       {"elect_sync", todo("elect.sync %y0|%p0, -1;")},
-      {"mbarrier_init", todo("mbarrier.init.shared::cta.b64 [%y0], 1;")},
-      {"mbarrier_inval", todo("mbarrier.inval.shared::cta.b64 [%y0];")},
-      {"mbarrier_arrive", todo("mbarrier.arrive.shared::cta.b64 %z0, [%y0];")},
-      {"mbarrier_arrive_drop", todo("mbarrier.arrive_drop.shared::cta.b64 %z0, [%y0];")},
-      {"mbarrier_expect_tx", todo("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y0], 16;")},
-      {"mbarrier_complete_tx", todo("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y0], 16;")},
-      {"mbarrier_test_wait", todo("mbarrier.test_wait.shared::cta.b64 %p0, [%y0], %z0;")},
-      {"mbarrier_try_wait", todo("mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y0], %y1;")},
-      {"mbarrier_pending_count", todo("mbarrier.pending_count.b64 %y0, %z0;")},
+      // 9.7.13.15: init(3); the .noComplete arrive's state carries the pending count before it: 3.
+      {"mbarrier_init", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 3)},
+      // init(1), inval, init(2): the new object has 2 pending arrivals.
+      {"mbarrier_inval", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.inval.shared::cta.b64 [%y1];\n mbarrier.init.shared::cta.b64 [%y1], 2;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(3), arrive: 2 pending.
+      {"mbarrier_arrive", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.shared::cta.b64 %z1, [%y1];\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(4), arrive_drop(2): expected 2; arrive(2) completes phase 0 and phase 1 starts with 2
+      // pending (4 without the drop).
+      {"mbarrier_arrive_drop", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 4;\n mbarrier.arrive_drop.shared::cta.b64 %z1, [%y1], 2;\n mbarrier.arrive.shared::cta.b64 %z1, [%y1], 2;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(1), expect_tx(16), arrive: pending 0 but tx 16, phase 0 open (0); complete_tx(16)
+      // completes it (1): 10*0 + 1.
+      {"mbarrier_expect_tx", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.test_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(1), complete_tx(16) first: tx -16; the arrive leaves the phase open (0); expect_tx(16)
+      // brings tx to 0 and completes it (1).
+      {"mbarrier_complete_tx", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.test_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(1): the state of the only arrive names phase 0, which that arrive completed.
+      {"mbarrier_test_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.shared::cta.b64 %p0, [%y1], %z0;\n selp.u32 %y0, 1, 0, %p0;", 1)},
+      // init(1): try_wait.parity(0) with a 100 ns hint times out False (0); after the arrive True (1).
+      {"mbarrier_try_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0, 100;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(5), .noComplete arrive of 2: its state holds the 5 arrivals pending before it.
+      {"mbarrier_pending_count", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 5;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 2;\n mbarrier.pending_count.b64 %y0, %z0;", 5)},
       {"clusterlaunchcontrol_try_cancel", todo("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y0], [%y1];")},
       {"clusterlaunchcontrol_query_cancel", todo("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;")},
       // 9.7.14-16: tensor core instructions (later issues).
