@@ -21,3 +21,18 @@ else()
            COMMAND ${CMAKE_COMMAND} -E echo
                    "SKIPPED: nvcc/ptxas not found at ${TCSIM_CUDA_ROOT}: kernels/tcgen05 PTX not assembled nor checked for drift")
 endif()
+
+# kernels_tcgen05_mma_cases: `tcsim verify-case` runs the single-instruction specs (specs/mma) on
+# the simulator and compares D with the reference each spec's `case` object defines (exact
+# integer arithmetic through Eigen for the exact-input specs, the models::mma sm_100a reference for
+# the random ones), bit for bit. cta_group::2 specs join once barrier.cluster is implemented (the
+# async helper's cluster barrier); until then the cta_group::1 / .ws specs (400 of 725).
+# kernels_tcgen05_mma_case_tampered: the negative control — a copy of a passing spec whose case
+# claims negate-A must be reported as failing.
+add_test(NAME kernels_tcgen05_mma_cases
+         COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_dir}/specs/mma --filter _cg1_ --quiet)
+set_tests_properties(kernels_tcgen05_mma_cases PROPERTIES PASS_REGULAR_EXPRESSION "400 of 400 specs pass" TIMEOUT 300)
+add_test(NAME kernels_tcgen05_mma_case_tampered
+         COMMAND $<TARGET_FILE:tcsim> verify-case ${PROJECT_SOURCE_DIR}/tests/cli/run_data/tcgen05_case_tampered.json)
+set_tests_properties(kernels_tcgen05_mma_case_tampered PROPERTIES
+                     PASS_REGULAR_EXPRESSION "16214 of 16384 D elements differ from the exact reference; first D.0..0.: tcsim 0x41500000, reference 0xc1500000")
