@@ -155,8 +155,10 @@ std::map<std::string, Sample> samples() {
       {"isspacep", v("isspacep.global %p0, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvta", v("cvta.to.global.u64 %z1, %rdi5;\n setp.eq.u64 %p0, %z1, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvt", v("cvt.rn.f32.u32 %y0, %x0;", 0x40e00000u)},
-      {"mapa", todo("mapa.shared::cluster.u32 %y0, %x0, 0;")},
-      {"getctarank", todo("getctarank.shared::cluster.u32 %y0, %x0;")},
+      // 9.7.9.23-24 (a cluster of one CTA): 77 stored at sbar, read back through its mapa'd
+      // .shared::cluster address of rank 0; getctarank of a .shared::cta address is the own rank 0.
+      {"mapa", v("mov.u32 %y1, sbar;\n st.shared.u32 [%y1], 77;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n ld.shared::cluster.u32 %y0, [%y2];", 77)},
+      {"getctarank", v("mov.u32 %y1, sbar;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n getctarank.shared::cluster.u32 %y3, %y2;\n getctarank.shared::cluster.u32 %y0, %y1;\n add.u32 %y0, %y0, %y3;", 0)},
       {"cp_async", todo("cp.async.ca.shared.global [%y0], [%rdi5], 4;")},
       {"cp_async_commit_group", todo("cp.async.commit_group;")},
       {"cp_async_wait_group", todo("cp.async.wait_group 0;")},
@@ -199,8 +201,9 @@ std::map<std::string, Sample> samples() {
       {"barrier_arrive", v("barrier.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
       {"barrier_red", todo("setp.eq.u32 %p1, %x0, 7;\n barrier.red.or.pred %p2, 0, %p1;")},
       {"bar_warp_sync", v("bar.warp.sync -1;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_cluster_arrive", todo("barrier.cluster.arrive;")},
-      {"barrier_cluster_wait", todo("barrier.cluster.wait;")},
+      // 9.7.13.3: the only CTA of the cluster arrives and waits: the wait returns, 5 is written.
+      {"barrier_cluster_arrive", v("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n mov.u32 %y0, 5;", 5)},
+      {"barrier_cluster_wait", v("barrier.cluster.arrive.relaxed;\n barrier.cluster.wait;\n barrier.cluster.arrive;\n barrier.cluster.wait;\n mov.u32 %y0, 6;", 6)},
       {"membar", v("membar.gl;\n mov.u32 %y0, 1;", 1)},
       {"fence", v("fence.acq_rel.gpu;\n fence.proxy.async.shared::cta;\n mov.u32 %y0, 1;", 1)},
       {"atom", todo("atom.global.add.u32 %y0, [%rdi5], 1;")},
