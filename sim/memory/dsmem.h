@@ -54,6 +54,17 @@ inline SharedTarget resolve_cluster_shared(ExecCtx& c, int lane, uint64_t addr, 
   return {t, ca.offset, rank, true};
 }
 
+// The bytes [addr, addr + size) of a .shared::cluster address (bounds-checked in the owning CTA).
+inline uint8_t* remote_shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write) {
+  const SharedTarget t = resolve_cluster_shared(c, lane, addr, write ? "shared::cluster store" : "shared::cluster load");
+  const uint64_t n = t.cta->smem_bytes();
+  if (t.offset >= n || size > n - t.offset)
+    c.fail(lane, fmt::format("out-of-bounds shared::cluster {} of {} bytes at offset 0x{:x} of {}: it has {} bytes "
+                             "of shared memory", write ? "store" : "load", size, t.offset,
+                             t.cta->cluster().cta_name(t.rank), n));
+  return t.cta->shared() + t.offset;
+}
+
 // A .shared::cta address of the executing CTA (addresses from mapa that name the executing CTA
 // itself are accepted: the .shared::cta window is part of the .shared::cluster window, §5.1.7).
 inline uint32_t own_shared_offset(ExecCtx& c, int lane, uint64_t addr, const char* what) {

@@ -142,7 +142,9 @@ std::map<std::string, Sample> samples() {
       {"ld", v("st.global.u32 [%rdi5+24], %x2;\n ld.global.u32 %y0, [%rdi5+24];", 5)},
       {"ldu", v("st.global.u32 [%rdi5+24], %x2;\n ldu.global.u32 %y0, [%rdi5+24];", 5)},
       {"st", v("st.global.v2.u32 [%rdi5+24], {%x2, %x3};\n ld.global.u32 %y0, [%rdi5+28];", 2)},
-      {"st_async", todo("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%y0], %y1, [%y2];")},
+      // 9.7.9.12 (cluster of one): init(1), arrive.expect_tx(4); st.async of 41 completes the 4 bytes;
+      // try_wait suspends until then and the load sees 41.
+      {"st_async", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 4;\n add.u32 %y2, %y1, 16;\n mapa.shared::cluster.u32 %y3, %y2, 0;\n mapa.shared::cluster.u32 %y4, %y1, 0;\n st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%y3], 41, [%y4];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 41)},
       {"st_bulk", todo("st.bulk.weak.shared::cta [%y0], 16, 0;")},
       {"multimem_ld_reduce", todo("multimem.ld_reduce.relaxed.gpu.global.add.u32 %y0, [%rdi5];")},
       {"multimem_st", todo("multimem.st.relaxed.gpu.global.b32 [%rdi5], %y0;")},
@@ -155,8 +157,10 @@ std::map<std::string, Sample> samples() {
       {"isspacep", v("isspacep.global %p0, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvta", v("cvta.to.global.u64 %z1, %rdi5;\n setp.eq.u64 %p0, %z1, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvt", v("cvt.rn.f32.u32 %y0, %x0;", 0x40e00000u)},
-      {"mapa", todo("mapa.shared::cluster.u32 %y0, %x0, 0;")},
-      {"getctarank", todo("getctarank.shared::cluster.u32 %y0, %x0;")},
+      // 9.7.9.23-24 (a cluster of one CTA): 77 stored at sbar, read back through its mapa'd
+      // .shared::cluster address of rank 0; getctarank of a .shared::cta address is the own rank 0.
+      {"mapa", v("mov.u32 %y1, sbar;\n st.shared.u32 [%y1], 77;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n ld.shared::cluster.u32 %y0, [%y2];", 77)},
+      {"getctarank", v("mov.u32 %y1, sbar;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n getctarank.shared::cluster.u32 %y3, %y2;\n getctarank.shared::cluster.u32 %y0, %y1;\n add.u32 %y0, %y0, %y3;", 0)},
       {"cp_async", todo("cp.async.ca.shared.global [%y0], [%rdi5], 4;")},
       {"cp_async_commit_group", todo("cp.async.commit_group;")},
       {"cp_async_wait_group", todo("cp.async.wait_group 0;")},
@@ -199,13 +203,15 @@ std::map<std::string, Sample> samples() {
       {"barrier_arrive", v("barrier.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
       {"barrier_red", todo("setp.eq.u32 %p1, %x0, 7;\n barrier.red.or.pred %p2, 0, %p1;")},
       {"bar_warp_sync", v("bar.warp.sync -1;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_cluster_arrive", todo("barrier.cluster.arrive;")},
-      {"barrier_cluster_wait", todo("barrier.cluster.wait;")},
+      // 9.7.13.3: the only CTA of the cluster arrives and waits: the wait returns, 5 is written.
+      {"barrier_cluster_arrive", v("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n mov.u32 %y0, 5;", 5)},
+      {"barrier_cluster_wait", v("barrier.cluster.arrive.relaxed;\n barrier.cluster.wait;\n barrier.cluster.arrive;\n barrier.cluster.wait;\n mov.u32 %y0, 6;", 6)},
       {"membar", v("membar.gl;\n mov.u32 %y0, 1;", 1)},
       {"fence", v("fence.acq_rel.gpu;\n fence.proxy.async.shared::cta;\n mov.u32 %y0, 1;", 1)},
       {"atom", todo("atom.global.add.u32 %y0, [%rdi5], 1;")},
       {"red", todo("red.global.add.u32 [%rdi5], 1;")},
-      {"red_async", todo("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%y0], %y1, [%y2];")},
+      // 9.7.13.7: as st.async, 5 + 37 = 42.
+      {"red_async", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 4;\n add.u32 %y2, %y1, 16;\n mapa.shared::cluster.u32 %y3, %y2, 0;\n mapa.shared::cluster.u32 %y4, %y1, 0;\n st.shared.u32 [%y2], 5;\n red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%y3], 37, [%y4];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 42)},
       {"vote_sync", v("setp.eq.u32 %p1, %x0, 7;\n vote.sync.ballot.b32 %y0, %p1, -1;", 1)},
       {"match_sync", todo("match.any.sync.b32 %y0, %x0, -1;")},
       {"activemask", v("activemask.b32 %y0;", 1)},
