@@ -388,6 +388,15 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   if (!fb) c.fail(lane, "tcgen05.mma: B: " + fb.error().message);
   op->b_fmt = *fb;
   op->b_plan = plan_operand(c, lane, b_raw, arch, id.b_major, *fb, op->n / cg, K, "B", *c.cta);
+  // The swizzle-bug diagnosis, for operands TMA loaded (each CTA of a pair reads its own half).
+  for (int x = 0; x < cg; ++x) {
+    const Cta& owner = *op->ctas[x];
+    if (!owner.smem_origin_if_any()) continue;
+    auto& seen = op->units[x]->cta(owner).diagnosed;
+    if (!a_tmem)
+      diagnose_operand(c, lane, owner, "A", a_raw, arch, id.a_major, op->a_fmt, op->m / cg, K, op->a_plan, seen);
+    diagnose_operand(c, lane, owner, "B", b_raw, arch, id.b_major, op->b_fmt, op->n / cg, K, op->b_plan, seen);
+  }
 
   // ---- modifiers ----
   if (aux & kAuxDisable) {

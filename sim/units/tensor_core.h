@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -92,6 +94,7 @@ struct TcCtaState {
     Warp* warp = nullptr;
   } dealloc;
   std::vector<Cycles> thread_last_done;  // per thread: completion of its last async tcgen05 op
+  std::set<std::pair<uint64_t, char>> diagnosed;  // (descriptor, operand) already checked for misreads
   std::vector<TcWarpState> warps;
   TcWarpState& warp(uint32_t w) { return warps[w]; }
 };
