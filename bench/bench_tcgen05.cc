@@ -9,6 +9,7 @@
 // (kernels/tcgen05/specs/gemm/bench_bf16_{1024,2048}.json) are timed with `tcsim run`.
 // Prints; asserts nothing.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <thread>
@@ -112,9 +113,11 @@ double cpu_seconds() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   fmt::print("{}\n", bench::machine_context());
-  const uint32_t ctas = 148, iters = 64;
+  // Optional: bench_tcgen05 [CTAs [MMAs per CTA]] (defaults 148, 64).
+  const uint32_t ctas = argc > 1 ? static_cast<uint32_t>(std::atoi(argv[1])) : 148;
+  const uint32_t iters = argc > 2 ? static_cast<uint32_t>(std::atoi(argv[2])) : 64;
   for (unsigned threads : {1u, 0u}) {
     sim::DeviceOptions opts;
     opts.host_threads = threads;

@@ -186,22 +186,39 @@ void complete_mma(const MmaOp& op, Partition& part, Cycles t) {
     for (uint32_t j = 0; j < N; ++j)
       if (op.zero_col[j]) std::fill_n(b.begin() + size_t{j} * K, K, 0u);
   const isa::TmemDLayout& D = *op.d_layout;
+  // Every data-path layout (§9.7.16.10.5: A, B, D, E, F, G) maps each quarter of a row of D to
+  // consecutive columns of one TMEM lane; rows are then moved quarter by quarter through row
+  // pointers instead of one locate() per element (checked on the first and last rows).
+  const uint32_t q = N % 4 == 0 ? N / 4 : N;
+  bool quarters = true;
+  for (uint32_t r : {0u, M - 1})
+    for (uint32_t j = 0; j < N && quarters; ++j) {
+      const isa::TmemCell b = D.locate(r, j / q * q), x = D.locate(r, j);
+      quarters = x.cta == b.cta && x.lane == b.lane && x.column == b.column + j % q;
+    }
+  auto row_cells = [&](uint32_t r, uint32_t j0) {
+    const isa::TmemCell b = D.locate(r, j0);
+    return std::pair{&op.units[b.cta]->tmem().cell(b.lane, b.column), uint32_t{b.cta} * 128 + b.lane};
+  };
   if (op.enable_d) {
     for (uint32_t r = 0; r < M; ++r)
-      for (uint32_t j = 0; j < N; ++j) {
-        const isa::TmemCell cl = D.locate(r, j);
-        uint32_t w = op.units[cl.cta]->tmem().cell(cl.lane, cl.column);
-        c[size_t{r} * N + j] = op.f16_d ? (w & 0xffffu) : w;
+      for (uint32_t j0 = 0; j0 < N; j0 += quarters ? q : 1) {
+        const uint32_t* src = row_cells(r, j0).first;
+        uint32_t* dst = c.data() + size_t{r} * N + j0;
+        const uint32_t n = quarters ? q : 1;
+        if (op.f16_d)
+          for (uint32_t j = 0; j < n; ++j) dst[j] = src[j] & 0xffffu;
+        else
+          std::memcpy(dst, src, n * 4);
       }
   }
   op.units[0]->engine(op.shape).tile(static_cast<int>(M), static_cast<int>(N), a.data(), b.data(), c.data(),
                                      d.data());
   for (uint32_t r = 0; r < M; ++r)
-    for (uint32_t j = 0; j < N; ++j) {
-      const isa::TmemCell cl = D.locate(r, j);
-      const uint32_t bit = uint32_t{cl.cta} * 128 + cl.lane;
-      if ((op.disable[bit / 32] >> (bit % 32)) & 1) continue;
-      op.units[cl.cta]->tmem().cell(cl.lane, cl.column) = d[size_t{r} * N + j];
+    for (uint32_t j0 = 0; j0 < N; j0 += quarters ? q : 1) {
+      const auto [dst, bit] = row_cells(r, j0);
+      if ((op.disable[bit / 32] >> (bit % 32)) & 1) continue;  // disable-output-lane: lane not written
+      std::memcpy(dst, d.data() + size_t{r} * N + j0, (quarters ? q : 1) * 4);
     }
 }
 
