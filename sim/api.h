@@ -48,6 +48,8 @@ struct DeviceOptions {
 // thrown by launch(); diagnostics that do not stop the kernel (checker warnings) land here.
 struct LaunchResult {
   uint64_t cycles = 0;                     // simulated cycles
+  uint64_t warp_instructions = 0;          // instructions issued (one per thread group per step)
+  uint64_t thread_instructions = 0;        // sum over issues of the threads executing
   std::vector<std::string> warnings;       // checker reports, one line each
   std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
 };

@@ -1,0 +1,105 @@
+#include "sim/cta.h"
+
+#include <fmt/format.h>
+
+#include "sim/sm.h"
+#include "sim/timing.h"
+
+namespace tcsim::sim {
+
+Cta::Cta(Sm& sm, const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles start)
+    : sm_(&sm), L_(&L), ctaid_(ctaid), linear_id_(linear_id) {
+  (void)start;
+  const Dim3 cl = L.cluster;
+  cluster_id_ = {ctaid.x / cl.x, ctaid.y / cl.y, ctaid.z / cl.z};
+  cluster_ctaid_ = {ctaid.x % cl.x, ctaid.y % cl.y, ctaid.z % cl.z};
+  cluster_rank_ = cluster_ctaid_.x + cl.x * (cluster_ctaid_.y + cl.y * cluster_ctaid_.z);
+  num_threads_ = static_cast<uint32_t>(L.cfg.block.count());
+  // Static, then dynamic (aligned), then 1 KiB reserved for system use (sm_80+; assumed at the end).
+  uint64_t dyn_off = (L.prog->static_smem + L.prog->dynamic_smem_align - 1) / L.prog->dynamic_smem_align *
+                     L.prog->dynamic_smem_align;
+  shared_.assign(dyn_off + L.cfg.dynamic_smem_bytes + 1024, 0);
+  const uint32_t nwarps = (num_threads_ + 31) / 32;
+  for (uint32_t w = 0; w < nwarps; ++w) {
+    const uint32_t n = std::min<uint32_t>(32, num_threads_ - w * 32);
+    warps_.push_back(std::make_unique<Warp>(*this, w, n == 32 ? 0xffffffffu : (1u << n) - 1, L));
+  }
+  live_warps_ = nwarps;
+}
+
+std::string Cta::name() const { return fmt::format("CTA ({},{},{})", ctaid_.x, ctaid_.y, ctaid_.z); }
+
+uint32_t Cta::warps_not_exited() const {
+  uint32_t n = 0;
+  for (const auto& w : warps_) n += !w->done();
+  return n;
+}
+
+void Cta::arrive(Warp& w, int b, uint32_t lanes, uint32_t expected, Cycles now) {
+  BarrierState& bs = bars_[b];
+  if (bs.in_use && bs.expected_threads != expected) {
+    throw SimFault(-1, fmt::format("barrier {}: threads disagree on the thread count ({} vs {}); "
+                                   "every thread must pass the same count (PTX ISA §9.7.13.1)",
+                                   b, expected == 0 ? std::string("all") : std::to_string(expected),
+                                   bs.expected_threads == 0 ? std::string("all") : std::to_string(bs.expected_threads)));
+  }
+  if (expected != 0 && (expected % 32 != 0 || expected > num_threads_ + 31))
+    throw SimFault(-1, fmt::format("barrier {}: thread count {} must be a multiple of 32 and at most "
+                                   "the CTA's {} threads (PTX ISA §9.7.13.1)", b, expected, num_threads_));
+  bs.in_use = true;
+  bs.expected_threads = expected;
+  w.bar_arrived(b) |= lanes;
+  check_warp_arrival(w, b, now);
+}
+
+void Cta::check_warp_arrival(Warp& w, int b, Cycles now) {
+  if (w.bar_counted(b) || w.bar_arrived(b) == 0) return;
+  // A warp arrives once every non-exited thread of it has executed the barrier.
+  if (((w.bar_arrived(b) | w.exited()) & w.valid()) != w.valid()) return;
+  w.bar_counted(b) = true;
+  ++bars_[b].arrived_warps;
+  check_complete(b, now);
+}
+
+void Cta::check_complete(int b, Cycles now) {
+  BarrierState& bs = bars_[b];
+  if (!bs.in_use) return;
+  const uint32_t needed = bs.expected_threads ? (bs.expected_threads + 31) / 32 : warps_not_exited();
+  if (bs.arrived_warps < needed) return;
+  bs = BarrierState{};
+  for (auto& w : warps_) w->release_barrier(b, now + kBarrierReleaseLatency);
+}
+
+void Cta::on_exit(Warp& w, Cycles now) {
+  for (int b = 0; b < 16; ++b) {
+    if (!bars_[b].in_use) continue;
+    check_warp_arrival(w, b, now);
+    if (w.done()) check_complete(b, now);  // one fewer warp for barriers without a count
+  }
+  if (w.done()) {
+    --live_warps_;
+    if (live_warps_ == 0) finished_ = now;
+  }
+}
+
+std::string Cta::describe_barriers(const Program& prog, const LaunchState& L) const {
+  std::string r;
+  for (int b = 0; b < 16; ++b) {
+    const BarrierState& bs = bars_[b];
+    if (!bs.in_use) continue;
+    const uint32_t needed = bs.expected_threads ? (bs.expected_threads + 31) / 32 : warps_not_exited();
+    r += fmt::format("\n  {} barrier {}: {} of {} warps arrived ({})", name(), b, bs.arrived_warps, needed,
+                     bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
+                                         : std::string("all non-exited threads of the CTA"));
+  }
+  bool header = false;
+  for (const auto& w : warps_) {
+    if (w->done()) continue;
+    if (!header) r += fmt::format("\n  {}:", name());
+    header = true;
+    r += fmt::format("\n{}", w->describe(prog, L));
+  }
+  return r;
+}
+
+}  // namespace tcsim::sim

@@ -1,0 +1,249 @@
+// sim::Device (sim/api.h): modules, global memory, symbols, launches.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "isa/ptx/parser.h"
+#include "sim/api.h"
+#include "sim/launch.h"
+#include "sim/machine_config.h"
+#include "sim/memory/global_memory.h"
+#include "sim/program.h"
+#include "sim/thread_pool.h"
+
+namespace tcsim::sim {
+
+using namespace isa::ptx;
+
+class Module {
+ public:
+  isa::ptx::Module ir;
+  std::string name;
+  std::vector<std::string> lines;
+  uint32_t id = 0;
+  LoadedSymbols syms;
+  std::map<std::string, std::unique_ptr<Program>, std::less<>> programs;  // per kernel
+};
+
+struct Device::Impl {
+  isa::Arch arch;
+  DeviceOptions opts;
+  const MachineConfig* machine;
+  GlobalMemory gm;
+  std::vector<std::unique_ptr<Module>> modules;
+  std::unique_ptr<ThreadPool> pool;
+  uint64_t launches = 0;
+  uint64_t mallocs = 0;
+
+  void check_range(uint64_t addr, uint64_t bytes, std::string_view what) const {
+    if (bytes == 0) return;
+    if (!gm.find(addr, bytes))
+      throw SimError(fmt::format("{} of {} bytes at 0x{:x} is outside device memory: {}", what, bytes, addr,
+                                 gm.describe_miss(addr, bytes)));
+  }
+};
+
+Device::Device(isa::Arch arch, DeviceOptions opts) : impl_(std::make_unique<Impl>()) {
+  impl_->arch = arch;
+  impl_->opts = opts;
+  impl_->machine = &machine_config(arch);
+  impl_->pool = std::make_unique<ThreadPool>(opts.host_threads);
+}
+
+Device::~Device() = default;
+
+isa::Arch Device::arch() const { return impl_->arch; }
+
+namespace {
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> r;
+  size_t b = 0;
+  while (b <= text.size()) {
+    size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    r.emplace_back(text.substr(b, e - b));
+    if (e == text.size()) break;
+    b = e + 1;
+  }
+  return r;
+}
+
+const Function& find_kernel(const sim::Module& m, std::string_view kernel) {
+  for (const Function& f : m.ir.functions)
+    if (f.is_entry && f.has_body && f.name == kernel) return f;
+  std::string names;
+  for (const Function& f : m.ir.functions)
+    if (f.is_entry) names += fmt::format("{}{}", names.empty() ? "" : ", ", f.name);
+  throw SimError(fmt::format("unknown kernel '{}' in {} (its .entry functions: {})", kernel, m.name,
+                             names.empty() ? "none" : names));
+}
+
+}  // namespace
+
+const Module& Device::load_ptx(std::string_view ptx_text, std::string source_name) {
+  auto parsed = isa::ptx::parse(ptx_text, source_name);
+  if (!parsed) throw SimError(parsed.error().message);
+  auto mod = std::make_unique<Module>();
+  mod->ir = std::move(*parsed);
+  mod->name = source_name;
+  mod->lines = split_lines(ptx_text);
+  mod->id = static_cast<uint32_t>(impl_->modules.size() + 1);
+  if (auto t = isa::parse_arch(mod->ir.target); t && *t != impl_->arch &&
+      !(isa::has_tcgen05(*t) && isa::has_tcgen05(impl_->arch) && *t == isa::Arch::Sm100f))
+    throw SimError(fmt::format("{}: the PTX targets {} but the device models {}; arch-specific ('a') PTX only "
+                               "runs on its own architecture",
+                               source_name, mod->ir.target, isa::arch_name(impl_->arch)));
+  // Module variables: each .global / .const variable is its own allocation (so an overrun of one
+  // is never a silent access to its neighbour), initialised, then relocations applied.
+  auto& syms = mod->syms;
+  syms.module_id = mod->id;
+  syms.address.assign(mod->ir.symbols.size(), 0);
+  for (size_t i = 0; i < mod->ir.symbols.size(); ++i) {
+    const Symbol& s = mod->ir.symbols[i];
+    if (s.function >= 0 || (s.space != Space::Global && s.space != Space::Const)) continue;
+    if (s.is_extern && s.size == 0) continue;
+    const bool is_const = s.space == Space::Const;
+    syms.address[i] = impl_->gm.allocate(std::max<uint64_t>(s.size, 1), std::max<uint32_t>(s.align, 16),
+                                         fmt::format(".{} {}", is_const ? "const" : "global", s.name), is_const);
+    if (!s.init.empty()) std::memcpy(impl_->gm.host(syms.address[i]), s.init.data(), s.init.size());
+  }
+  for (size_t i = 0; i < mod->ir.symbols.size(); ++i) {
+    const Symbol& s = mod->ir.symbols[i];
+    if (!syms.address[i]) continue;
+    for (const Reloc& r : s.relocs) {
+      uint64_t v = r.is_function ? function_address(mod->id, r.symbol)
+                                 : syms.address[r.symbol] + static_cast<uint64_t>(r.addend);
+      if (!r.is_function && !syms.address[r.symbol])
+        throw SimError(fmt::format("{}: initializer of '{}' takes the address of '{}', which has no global address",
+                                   source_name, s.name, mod->ir.symbols[r.symbol].name));
+      const int bytes = std::max(1, type_bits(s.type) / 8);
+      std::memcpy(impl_->gm.host(syms.address[i] + r.offset), &v, std::min(bytes, 8));
+    }
+  }
+  // Decode every kernel now: illegal PTX is reported at load, with its line.
+  for (uint32_t fi = 0; fi < mod->ir.functions.size(); ++fi) {
+    const Function& f = mod->ir.functions[fi];
+    if (!f.is_entry || !f.has_body) continue;
+    mod->programs[f.name] = std::make_unique<Program>(bind_program(mod->ir, fi, syms, source_name));
+  }
+  impl_->modules.push_back(std::move(mod));
+  return *impl_->modules.back();
+}
+
+std::vector<std::string> Device::kernel_names(const Module& m) const {
+  std::vector<std::string> r;
+  for (const Function& f : m.ir.functions)
+    if (f.is_entry && f.has_body) r.push_back(f.name);
+  return r;
+}
+
+std::vector<ParamInfo> Device::kernel_params(const Module& m, std::string_view kernel) const {
+  const Function& f = find_kernel(m, kernel);
+  std::vector<ParamInfo> r;
+  for (uint32_t s : f.params) {
+    const Symbol& sy = m.ir.symbols[s];
+    r.push_back({sy.name, static_cast<uint32_t>(sy.size), sy.align});
+  }
+  return r;
+}
+
+SymbolInfo Device::symbol(const Module& m, std::string_view name) const {
+  for (size_t i = 0; i < m.ir.symbols.size(); ++i) {
+    const Symbol& s = m.ir.symbols[i];
+    if (s.function < 0 && s.name == name && m.syms.address[i]) return {m.syms.address[i], s.size};
+  }
+  std::string names;
+  for (size_t i = 0; i < m.ir.symbols.size(); ++i)
+    if (m.syms.address[i]) names += fmt::format("{}{}", names.empty() ? "" : ", ", m.ir.symbols[i].name);
+  throw SimError(fmt::format("unknown symbol '{}' in {} (its .global/.const variables: {})", name, m.name,
+                             names.empty() ? "none" : names));
+}
+
+uint64_t Device::malloc(uint64_t bytes, uint64_t align) {
+  try {
+    return impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs));
+  } catch (const std::runtime_error& e) {
+    throw SimError(e.what());
+  }
+}
+
+void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
+  impl_->check_range(dst, bytes, "copy to device");
+  if (bytes) std::memcpy(impl_->gm.host(dst), src, bytes);
+}
+
+void Device::copy_from_device(void* dst, uint64_t src, uint64_t bytes) const {
+  impl_->check_range(src, bytes, "copy from device");
+  if (bytes) std::memcpy(dst, impl_->gm.host(src), bytes);
+}
+
+LaunchResult Device::launch(const Module& m, std::string_view kernel, const LaunchConfig& cfg,
+                            std::span<const std::byte> params) {
+  const Function& f = find_kernel(m, kernel);
+  const Program& prog = *m.programs.at(f.name);
+  const MachineConfig& mc = *impl_->machine;
+  auto bad = [&](const std::string& what) { throw SimError(fmt::format("launch of {}: {}", f.name, what)); };
+  // Launch geometry (CUDA C++ Programming Guide, compute capability limits; PTX ISA §2.2).
+  const Dim3 b = cfg.block, g = cfg.grid;
+  if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z) bad("grid and block dimensions must be positive");
+  if (b.count() > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64)
+    bad(fmt::format("block ({},{},{}) exceeds the limits (x,y <= 1024, z <= 64, x*y*z <= 1024 threads)", b.x, b.y, b.z));
+  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+    bad(fmt::format("grid ({},{},{}) exceeds the limits (x < 2^31, y,z <= 65535)", g.x, g.y, g.z));
+  Dim3 c = cfg.cluster;
+  if (!c.x || !c.y || !c.z) bad("cluster dimensions must be positive");
+  const PerfDirectives& p = f.perf;
+  if (p.reqnctapercluster[0]) {
+    const Dim3 r{p.reqnctapercluster[0], p.reqnctapercluster[1], p.reqnctapercluster[2]};
+    if (c.count() == 1) c = r;
+    else if (c.x != r.x || c.y != r.y || c.z != r.z)
+      bad(fmt::format("cluster ({},{},{}) differs from the kernel's .reqnctapercluster {} {} {}", c.x, c.y, c.z, r.x, r.y, r.z));
+  }
+  if (g.x % c.x || g.y % c.y || g.z % c.z)
+    bad(fmt::format("cluster ({},{},{}) does not divide the grid ({},{},{})", c.x, c.y, c.z, g.x, g.y, g.z));
+  if (c.count() > mc.max_cluster_size * 2)
+    bad(fmt::format("cluster of {} CTAs exceeds the maximum of {} (16 with the non-portable attribute)", c.count(), mc.max_cluster_size));
+  if (p.reqntid[0] && (b.x != p.reqntid[0] || b.y != p.reqntid[1] || b.z != p.reqntid[2]))
+    bad(fmt::format("block ({},{},{}) differs from the kernel's .reqntid {} {} {}", b.x, b.y, b.z, p.reqntid[0], p.reqntid[1], p.reqntid[2]));
+  if (p.maxntid[0] && b.count() > uint64_t{p.maxntid[0]} * p.maxntid[1] * p.maxntid[2])
+    bad(fmt::format("block of {} threads exceeds the kernel's .maxntid {} {} {}", b.count(), p.maxntid[0], p.maxntid[1], p.maxntid[2]));
+  const uint64_t smem = uint64_t{prog.static_smem} + cfg.dynamic_smem_bytes;
+  if (smem > mc.max_smem_per_cta)
+    bad(fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the {} bytes a CTA may use on {}", smem,
+                    prog.static_smem, cfg.dynamic_smem_bytes, mc.max_smem_per_cta, mc.name));
+  if (params.size() != prog.param_bytes) {
+    std::string layout;
+    uint64_t off = 0;
+    for (uint32_t s : f.params) {
+      const Symbol& sy = m.ir.symbols[s];
+      off = (off + sy.align - 1) / sy.align * sy.align;
+      layout += fmt::format("{}{} ({} bytes at offset {})", layout.empty() ? "" : ", ", sy.name, sy.size, off);
+      off += sy.size;
+    }
+    bad(fmt::format("{} bytes of parameters given, the kernel takes {}: {}", params.size(), prog.param_bytes,
+                    layout.empty() ? "no parameters" : layout));
+  }
+  LaunchState L;
+  L.prog = &prog;
+  L.cfg = cfg;
+  L.cfg.cluster = c;
+  L.cluster = c;
+  L.explicit_cluster = c.count() > 1 || p.explicitcluster;
+  L.machine = &mc;
+  L.gm = &impl_->gm;
+  L.params.assign(reinterpret_cast<const uint8_t*>(params.data()),
+                  reinterpret_cast<const uint8_t*>(params.data()) + params.size());
+  L.kernel = f.name;
+  L.ptx_name = m.name;
+  L.ptx_lines = &m.lines;
+  L.module_id = m.id;
+  L.grid_id = ++impl_->launches;
+  return run_launch(L, *impl_->pool, impl_->opts);
+}
+
+}  // namespace tcsim::sim

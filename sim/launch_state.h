@@ -1,0 +1,29 @@
+// Read-only facts of one kernel launch, shared by every partition (safe to read in parallel).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/api.h"
+#include "sim/machine_config.h"
+#include "sim/memory/global_memory.h"
+#include "sim/program.h"
+
+namespace tcsim::sim {
+
+struct LaunchState {
+  const Program* prog = nullptr;
+  LaunchConfig cfg;
+  const MachineConfig* machine = nullptr;
+  GlobalMemory* gm = nullptr;                  // read-only during a quantum
+  std::vector<uint8_t> params;                 // kernel parameter buffer
+  std::string kernel;                          // .entry name
+  std::string ptx_name;                        // source name given to load_ptx
+  const std::vector<std::string>* ptx_lines = nullptr;  // PTX text lines, for messages
+  uint32_t module_id = 0;
+  uint64_t grid_id = 1;
+  Dim3 cluster;                                // cluster dims (1,1,1 when none)
+  bool explicit_cluster = false;
+};
+
+}  // namespace tcsim::sim

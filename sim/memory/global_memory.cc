@@ -1,0 +1,80 @@
+#include "sim/memory/global_memory.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/address_space.h"
+
+namespace tcsim::sim {
+namespace {
+// Gap between allocations: an overrun by less than this lands in no allocation and is reported.
+constexpr uint64_t kGuard = 4096;
+}  // namespace
+
+uint64_t GlobalMemory::kBase() { return addr::kGlobalBase; }
+
+GlobalMemory::GlobalMemory() {
+  // Reserve address space only; pages are committed (zero-filled) by the OS on first touch.
+  for (uint64_t size = uint64_t{1} << 40; size >= (uint64_t{1} << 30); size >>= 1) {
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p != MAP_FAILED) {
+      arena_ = static_cast<uint8_t*>(p);
+      reserved_ = size;
+      break;
+    }
+  }
+  if (!arena_) throw std::runtime_error("cannot reserve host address space for device global memory");
+  top_ = kGuard;  // address kGlobalBase itself is never valid
+}
+
+GlobalMemory::~GlobalMemory() {
+  if (arena_) munmap(arena_, reserved_);
+}
+
+uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string label, bool is_const) {
+  if (align == 0 || (align & (align - 1)) != 0)
+    throw std::runtime_error(fmt::format("allocation alignment {} is not a power of two", align));
+  align = std::max<uint64_t>(align, 256);
+  uint64_t off = (top_ + align - 1) & ~(align - 1);
+  const uint64_t size = std::max<uint64_t>(bytes, 1);
+  if (off + size + kGuard > reserved_ || addr::kGlobalBase + off + size > addr::kGlobalLimit)
+    throw std::runtime_error(fmt::format(
+        "device memory exhausted: cannot allocate {} bytes ({} bytes of {} in use)", bytes, top_, reserved_));
+  top_ = off + size + kGuard;
+  allocs_.push_back({addr::kGlobalBase + off, bytes, std::move(label), is_const});
+  return addr::kGlobalBase + off;
+}
+
+const Allocation* GlobalMemory::find(uint64_t addr, uint64_t size) const {
+  auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
+                             [](uint64_t a, const Allocation& al) { return a < al.base; });
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  if (addr - it->base < it->size && size <= it->size - (addr - it->base)) return &*it;
+  return nullptr;
+}
+
+std::string GlobalMemory::describe_miss(uint64_t addr, uint64_t size) const {
+  if (allocs_.empty()) return "no device memory is allocated";
+  auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
+                             [](uint64_t a, const Allocation& al) { return a < al.base; });
+  const Allocation* below = it == allocs_.begin() ? nullptr : &*(it - 1);
+  const Allocation* above = it == allocs_.end() ? nullptr : &*it;
+  auto range = [](const Allocation& a) {
+    return fmt::format("{} [0x{:x}, 0x{:x}) ({} bytes)", a.label, a.base, a.base + a.size, a.size);
+  };
+  if (below && addr >= below->base && addr < below->base + below->size)
+    return fmt::format("the access ends {} bytes past the end of {}", addr + size - (below->base + below->size),
+                       range(*below));
+  if (below && (!above || addr - (below->base + below->size) <= above->base - addr))
+    return fmt::format("{} bytes past the end of {}", addr - (below->base + below->size), range(*below));
+  if (above) return fmt::format("{} bytes before the start of {}", above->base - addr, range(*above));
+  return "outside every allocation";
+}
+
+}  // namespace tcsim::sim

@@ -1,0 +1,84 @@
+// Global stores of one simulation partition during a quantum. The partition sees its own stores
+// at once (reads consult the overlay first); other partitions see them only when the overlay is
+// committed at the quantum boundary, in partition order. This is what lets partitions run on host
+// threads in parallel and stay deterministic: during a quantum global memory itself is read-only.
+#pragma once
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+#include "sim/memory/global_memory.h"
+
+namespace tcsim::sim {
+
+class StoreOverlay {
+ public:
+  static constexpr uint64_t kPageBits = 12;
+  static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
+
+  bool empty() const { return pages_.empty(); }
+
+  // Accesses never straddle a page: they are naturally aligned and at most kPageSize bytes.
+  void read(const GlobalMemory& gm, uint64_t addr, void* dst, uint32_t size) const {
+    if (!pages_.empty()) {
+      if (const Page* p = find(addr >> kPageBits)) {
+        std::memcpy(dst, p->data + (addr & (kPageSize - 1)), size);
+        return;
+      }
+    }
+    std::memcpy(dst, gm.host(addr), size);
+  }
+  // Fixed-size forms (the compiler inlines the copies).
+  template <uint32_t Size>
+  void read_n(const GlobalMemory& gm, uint64_t addr, void* dst) const {
+    if (!pages_.empty()) {
+      if (const Page* p = find(addr >> kPageBits)) {
+        std::memcpy(dst, p->data + (addr & (kPageSize - 1)), Size);
+        return;
+      }
+    }
+    std::memcpy(dst, gm.host(addr), Size);
+  }
+  template <uint32_t Size>
+  void write_n(const GlobalMemory& gm, uint64_t addr, const void* src) {
+    const uint64_t page = addr >> kPageBits;
+    Page* p = const_cast<Page*>(find(page));
+    if (!p) p = insert(gm, page);
+    const uint64_t off = addr & (kPageSize - 1);
+    std::memcpy(p->data + off, src, Size);
+    if constexpr (Size >= 8) {
+      for (uint64_t w = off >> 6; w <= (off + Size - 1) >> 6; ++w) {
+        const uint64_t lo = std::max<uint64_t>(off, w << 6) & 63, hi = std::min<uint64_t>(off + Size, (w + 1) << 6) - (w << 6);
+        p->dirty[w] |= (hi - lo == 64) ? ~uint64_t{0} : (((uint64_t{1} << (hi - lo)) - 1) << lo);
+      }
+    } else {
+      p->dirty[off >> 6] |= ((uint64_t{1} << Size) - 1) << (off & 63);
+    }
+  }
+  void write(const GlobalMemory& gm, uint64_t addr, const void* src, uint32_t size);
+  // Applies the dirty bytes to global memory and clears the overlay.
+  void commit(GlobalMemory& gm);
+
+ private:
+  struct Page {
+    uint8_t data[kPageSize];
+    uint64_t dirty[kPageSize / 64];
+  };
+  // One-entry cache of the last lookup, hits and misses alike (the lanes of one instruction
+  // usually touch one page); write() refreshes it when it inserts.
+  Page* insert(const GlobalMemory& gm, uint64_t page);
+  const Page* find(uint64_t page) const {
+    if (page == last_page_) return last_;
+    auto it = pages_.find(page);
+    last_page_ = page;
+    last_ = it == pages_.end() ? nullptr : it->second.get();
+    return last_;
+  }
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  mutable uint64_t last_page_ = ~uint64_t{0};
+  mutable Page* last_ = nullptr;
+};
+
+}  // namespace tcsim::sim

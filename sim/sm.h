@@ -1,0 +1,46 @@
+// A streaming multiprocessor: resident CTAs and four warp schedulers (sub-partitions, warp id mod
+// 4), each issuing at most one warp-instruction per cycle, greedy-then-oldest (keep issuing the
+// same warp while it is ready, else the oldest ready warp).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/cta.h"
+#include "sim/cycles.h"
+
+namespace tcsim::sim {
+
+class Partition;
+
+class Sm {
+ public:
+  Sm(Partition& part, uint32_t id);
+
+  uint32_t id() const { return id_; }
+  Partition& partition() const { return *part_; }
+  bool can_fit(uint32_t threads, uint32_t smem) const;
+  Cta& launch(const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles now);
+  // Issues up to one instruction per sub-partition at `now`; returns how many were issued.
+  uint32_t step(Cycles now);
+  // Earliest cycle > now at which some warp may issue (never when all wait on barriers/events).
+  Cycles next_ready(Cycles now) const;
+  bool idle() const { return ctas_.empty(); }
+  // Removes finished CTAs; returns their finish cycles (for the launch's end time).
+  void retire(std::vector<Cycles>& finished, uint64_t* thread_instructions);
+  std::vector<std::unique_ptr<Cta>>& ctas() { return ctas_; }
+
+ private:
+  struct Sub {
+    std::vector<Warp*> warps;  // in launch order (oldest first)
+    size_t greedy = 0;
+  };
+  Partition* part_;
+  uint32_t id_;
+  std::vector<std::unique_ptr<Cta>> ctas_;
+  std::array<Sub, 4> subs_;
+  uint32_t threads_used_ = 0, smem_used_ = 0;
+};
+
+}  // namespace tcsim::sim

@@ -1,0 +1,145 @@
+// A warp: 32 lanes, their registers (slot-major: slot * 32 + lane), and the thread groups that
+// share a PC.
+//
+// Reconvergence scheme (chosen deliberately; see DESIGN note below):
+//   Each lane has its own PC; lanes at the same PC and call depth form a thread group that executes
+//   together. The warp runs the group with the greatest call depth, then the lowest PC ("min-PC",
+//   the thread-frontier scheme of Diamos et al., MICRO 2011); after every step groups that reached
+//   the same (PC, depth) merge. Warp-synchronous instructions (shfl.sync, vote.sync, bar.warp.sync,
+//   ...) park a group until every non-exited lane of their member mask has reached the same PC.
+//
+// Why not an IPDOM reconvergence stack: nvcc 13 targets sm_70+ and its code relies on independent
+// thread scheduling — bar.sync reached by diverged halves of a warp, __syncwarp(mask) in divergent
+// code, intra-warp spin locks. A stack that runs one path to its post-dominator before the other
+// deadlocks on those. Per-lane PCs with min-PC selection handle them, and on the code layouts nvcc
+// emits (loop bodies before exits, if-bodies before joins, cold blocks after) they reconverge at
+// the immediate post-dominator or earlier, so warps stay converged as on hardware. A group that
+// keeps spinning on a backward branch while others wait is rotated after kSpinLimit iterations,
+// which gives the forward progress that Volta+ guarantees (no livelock on intra-warp locks).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/cycles.h"
+#include "sim/exec/exec.h"
+#include "sim/program.h"
+
+namespace tcsim::sim {
+
+class Cta;
+
+enum class GroupState : uint8_t {
+  Ready,
+  AtWarpSync,  // parked at a warp-synchronous instruction, waiting for the rest of its mask
+  AtBarrier,   // arrived at CTA barrier `barrier`, pc already past it
+  Sleeping,    // nanosleep until `wake_at`
+};
+
+struct ThreadGroup {
+  uint32_t pc = 0;
+  uint32_t mask = 0;
+  uint16_t depth = 0;  // call depth (0 = kernel)
+  GroupState state = GroupState::Ready;
+  uint8_t barrier = 0;
+  uint32_t spin = 0;   // consecutive backward branches taken while other groups wait
+  bool yielded = false;
+  Cycles wake_at;
+  // Reconvergence points of the divergent branches this group came from, innermost last
+  // (immediate post-dominators; deeper nesting than kMaxRpc is not tracked).
+  static constexpr int kMaxRpc = 8;
+  std::array<uint32_t, kMaxRpc> rpc{};
+  uint8_t nrpc = 0;
+  bool at_rpc() const { return nrpc && pc == rpc[nrpc - 1]; }
+
+  static ThreadGroup make(uint32_t pc, uint32_t mask, uint16_t depth, GroupState state) {
+    ThreadGroup g;
+    g.pc = pc;
+    g.mask = mask;
+    g.depth = depth;
+    g.state = state;
+    return g;
+  }
+};
+
+struct LaneFrame {
+  uint8_t nrpc;          // the group's reconvergence depth at the call
+  uint32_t return_pc;
+  uint32_t call_site;
+  uint32_t callee;       // FunctionLayout index
+  uint32_t caller_base;  // caller's frame base
+};
+
+class Warp {
+ public:
+  static constexpr uint32_t kSpinLimit = 4096;
+
+  Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L);
+
+  Cta& cta() const { return *cta_; }
+  uint32_t id() const { return id_; }
+  uint32_t valid() const { return valid_; }
+  uint32_t exited() const { return exited_; }
+  bool done() const { return (exited_ & valid_) == valid_; }
+  // True when some group may issue (wakes sleepers whose time has come). Inline fast path for the
+  // common single converged group.
+  bool has_ready_group(Cycles now) {
+    if (groups_.size() == 1 && groups_[0].state == GroupState::Ready) return true;
+    return has_ready_group_slow(now);
+  }
+  Cycles ready_at() const { return ready_at_; }
+  void set_ready_at(Cycles t) { ready_at_ = t; }
+  Cycles next_wake() const;  // earliest sleeper wake-up (never if none)
+  uint64_t issued() const { return issued_; }
+  uint64_t thread_instructions() const { return thread_instrs_; }
+  const ExecInstr* current() const { return current_; }  // the instruction being executed
+
+  // Executes one instruction of the selected group at cycle `now`. Returns its timing class.
+  uint8_t step(ExecCtx& ctx);
+
+  // Barrier bookkeeping (CTA-wide barriers, PTX ISA §9.7.13.1).
+  uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
+  bool& bar_counted(int b) { return bar_counted_[b]; }
+  void release_barrier(int b, Cycles ready);
+
+  // Per-lane local memory (stack frames, .local variables, call parameters).
+  uint8_t* local_ptr(ExecCtx& ctx, int lane, uint64_t addr, uint32_t size);
+  uint32_t frame_base(int lane) const { return frame_[lane]; }
+
+  // Describes where each group stands (deadlock and watchdog reports).
+  std::string describe(const Program& prog, const LaunchState& L) const;
+  const std::vector<ThreadGroup>& groups() const { return groups_; }
+
+  uint64_t* regs() { return regs_.data(); }
+  uint32_t* preds() { return preds_.data(); }
+
+ private:
+  bool has_ready_group_slow(Cycles now);
+  ThreadGroup* select();
+  void apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in);
+  void do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in);
+  void do_ret(ExecCtx& ctx, size_t gi);
+  void lanes_exit(ExecCtx& ctx, uint32_t lanes);
+  void normalize();
+
+  Cta* cta_;
+  uint32_t id_;
+  uint32_t valid_;
+  uint32_t exited_ = 0;
+  const Program* prog_;
+  std::vector<uint64_t> regs_;
+  std::vector<uint32_t> preds_;
+  std::vector<ThreadGroup> groups_;
+  std::array<std::vector<LaneFrame>, 32> calls_;
+  std::array<uint32_t, 32> frame_{};
+  std::array<std::vector<uint8_t>, 32> local_;
+  std::array<uint32_t, 16> bar_arrived_{};
+  std::array<bool, 16> bar_counted_{};
+  Cycles ready_at_;
+  uint64_t issued_ = 0;
+  uint64_t thread_instrs_ = 0;
+  const ExecInstr* current_ = nullptr;
+};
+
+}  // namespace tcsim::sim
