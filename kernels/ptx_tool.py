@@ -41,8 +41,10 @@ check, per corpus:
      When the local nvcc is another release than the one the PTX came from (the version line in
      the PTX header), this step says SKIPPED and 1-2 still run. nvcc 13.0 is not fully
      deterministic (now and then it numbers virtual registers differently, seen on
-     basic/local_arrays.cu about 1 run in 12): a mismatching file is compiled again, up to
-     --attempts runs in all, before it counts as drift; real drift never matches.
+     basic/local_arrays.cu, two register numberings about 2:1): a mismatching file is compiled
+     again, up to --attempts runs in all, before it counts as drift (when more than 3 files
+     differ on the first run, which variance has never done, each gets 2 runs); real drift never
+     matches.
 
 The cache (--cache; CTest passes one in the build tree) only saves work, it never decides a
 verdict that a fresh run could decide otherwise: it records, per input key, the SHA-256 of outputs
@@ -104,6 +106,9 @@ CORPORA = {
                    per_arch=False, flags=[], stage=["kernels/probes"], group="probes", include_root=True,
                    must_fail=[]),
 }
+
+# Mismatching files on a first nvcc run beyond which the check stops retrying them 8 times.
+MAX_VARYING_FILES = 3
 
 VERSION_LINE = re.compile(r"^// Cuda compilation tools, (.*)$", re.M)
 TARGET_LINE = re.compile(r"^\.target\s+(\w+)", re.M)
@@ -556,14 +561,19 @@ def cmd_check(args):
                     misses.append(j)
             matched_at = {}
             last = {}
+            runs = {}
             if misses:
                 with group_lock(conf["group"]):
                     stage([c])
                     pending = misses
-                    for attempt in range(1, args.attempts + 1):
+                    limit = args.attempts
+                    attempt = 0
+                    while pending and attempt < limit:
+                        attempt += 1
                         results = run_parallel(compiler.compile, pending, args.jobs)
                         nxt = []
                         for j, (text, err) in zip(pending, results):
+                            runs[j.out_rel] = attempt
                             if err:
                                 last[j.out_rel] = (None, err)
                                 continue  # a compile error does not go away on a retry
@@ -574,8 +584,12 @@ def cmd_check(args):
                             else:
                                 nxt.append(j)
                         pending = nxt
-                        if not pending:
-                            break
+                        if attempt == 1 and len(pending) > MAX_VARYING_FILES and limit > 2:
+                            # nvcc's run-to-run variance has only ever touched single files: this
+                            # many mismatches is a real change, so do not spend 8 runs on each.
+                            limit = 2
+                            print(f"note: {len(pending)} files differ on the first nvcc run: each gets one "
+                                  f"more run, not {args.attempts - 1}")
             for j in misses:
                 if j.out_rel in matched_at:
                     if matched_at[j.out_rel] > 1:
@@ -587,7 +601,7 @@ def cmd_check(args):
                     bad(err)
                     continue
                 bad(f"{j.out_rel} differs from what nvcc generates from {j.src_rel} today "
-                    f"(run kernels/{c}/gen_ptx.sh), after {args.attempts} nvcc runs:")
+                    f"(run kernels/{c}/gen_ptx.sh), after {runs[j.out_rel]} nvcc runs:")
                 diff = difflib.unified_diff(texts[j.out_rel].splitlines(), text.splitlines(),
                                             f"committed/{j.out_rel}", f"nvcc/{j.out_rel}", lineterm="", n=1)
                 for ln in list(diff)[:20]:
