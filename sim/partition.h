@@ -65,10 +65,11 @@ class Partition {
   // this partition's generator (seeded per partition, so runs stay deterministic per seed with any
   // number of host threads); 0 in the default deterministic order. Async engines add it to their
   // latencies ("within legal bounds": an operation may always complete later).
-  uint32_t jitter(uint32_t max);
+  uint32_t jitter(uint32_t max) { return perturb_ && max ? jitter_draw(max) : 0; }
   bool perturbed() const { return perturb_; }
 
  private:
+  uint32_t jitter_draw(uint32_t max);
   const LaunchState* L_;
   uint32_t index_;
   std::vector<std::unique_ptr<Sm>> sms_;
