@@ -13,6 +13,9 @@
 namespace tcsim::sim {
 
 class Sm;
+namespace tma {
+struct TmaCtaState;  // sim/units/tma_cta_state.h
+}
 
 // One of the 16 named CTA barriers (PTX ISA §9.7.13.1 "bar, barrier"). Arrival is counted per
 // warp: a warp arrives once all of its non-exited threads have executed the barrier (possibly in
@@ -50,6 +53,9 @@ class Cta {
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
   std::string describe_barriers(const Program& prog, const LaunchState& L) const;
+  // State of the TMA / bulk-copy engines and the proxy checker for this CTA (created on first use;
+  // sim/units/tma_cta_state.h).
+  tma::TmaCtaState& tma_state();
 
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);
@@ -68,6 +74,7 @@ class Cta {
   std::array<BarrierState, 16> bars_{};
   uint32_t live_warps_ = 0;
   Cycles finished_;
+  std::shared_ptr<tma::TmaCtaState> tma_;  // shared_ptr: deletable where the type is incomplete
 };
 
 }  // namespace tcsim::sim
