@@ -15,6 +15,7 @@ struct LaunchState {
   const Program* prog = nullptr;
   LaunchConfig cfg;
   const MachineConfig* machine = nullptr;
+  isa::Arch arch = isa::Arch::Sm100a;          // the modelled architecture (tensor-map rules: TMA)
   GlobalMemory* gm = nullptr;                  // read-only during a quantum
   std::vector<uint8_t> params;                 // kernel parameter buffer
   std::string kernel;                          // .entry name
@@ -24,6 +25,8 @@ struct LaunchState {
   uint64_t grid_id = 1;
   Dim3 cluster;                                // cluster dims (1,1,1 when none)
   bool explicit_cluster = false;
+  bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
+  uint64_t schedule_seed = 0;
 };
 
 }  // namespace tcsim::sim

@@ -38,15 +38,19 @@ uint32_t Sm::step(Cycles now) {
     if (n == 0) continue;
     auto ok = [&](Warp* w) { return !w->done() && w->ready_at() <= now && w->has_ready_group(now); };
     Warp* w = nullptr;
-    if (s.greedy < n && ok(s.warps[s.greedy])) {
+    if (s.greedy < n && s.streak < kGreedyLimit && ok(s.warps[s.greedy])) {
       w = s.warps[s.greedy];
+      ++s.streak;
     } else {
-      for (size_t k = 0; k < n; ++k)
-        if (ok(s.warps[k])) {
-          w = s.warps[k];
-          s.greedy = k;
-          break;
-        }
+      const size_t skip = s.streak >= kGreedyLimit ? s.greedy : n;  // rotate away from a long streak
+      for (int pass = 0; pass < 2 && !w; ++pass)
+        for (size_t k = 0; k < n; ++k)
+          if ((pass == 1 || k != skip) && ok(s.warps[k])) {
+            w = s.warps[k];
+            s.greedy = k;
+            s.streak = 1;
+            break;
+          }
     }
     if (!w) continue;
     ExecCtx ctx;

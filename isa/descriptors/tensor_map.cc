@@ -409,6 +409,34 @@ Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes, Arch
   return p;
 }
 
+Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, TensorMapField field, uint32_t ord,
+                                            uint64_t value) {
+  auto fail = [](std::string msg) { return Error{fmt::format("{} [{}]", msg, kSecEnc)}; };
+  if (bytes.size() != kTensorMapBytes)
+    return fail(fmt::format("a tensor map is {} bytes, got {}", kTensorMapBytes, bytes.size()));
+  TensorMapHeaderBits h{load64(bytes, 0)};
+  if (h.magic() != kTensorMapMagic || h.version() != kTensorMapVersion)
+    return fail("tensormap.replace on 128 bytes that are not a tcsim-encoded tensor map (built by its "
+                "cuTensorMapEncodeTiled emulation)");
+  if (load64(bytes, kWordChecksum) != fnv1a64(bytes.first(120)))
+    return fail("tensormap.replace on a tensor map whose bytes were modified by other means than tensormap.replace "
+                "(checksum mismatch)");
+  TensorMapBytes b{};
+  std::copy(bytes.begin(), bytes.end(), b.begin());
+  switch (field) {
+    case TensorMapField::GlobalAddress: store64(b, kWordAddr, value); break;
+    case TensorMapField::GlobalDim:
+      if (ord >= h.rank())
+        return fail(fmt::format("tensormap.replace.global_dim: ord {} is not a dimension of the rank-{} map (PTX ISA "
+                                "§9.7.9.26: ord < rank)",
+                                ord, h.rank()));
+      store64(b, kWordDims + ord, value);
+      break;
+  }
+  store64(b, kWordChecksum, fnv1a64(std::span<const uint8_t>(b.data(), 120)));
+  return b;
+}
+
 std::string_view tensor_map_dtype_name(TensorMapDataType t) { return dtype_row(t).name; }
 
 std::optional<TensorMapDataType> parse_tensor_map_dtype(std::string_view s) {

@@ -92,6 +92,15 @@ Violations validate_tensor_map_use(const TensorMapParams& p, TmaDirection dir);
 Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p, Arch arch = Arch::Sm100a);
 Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes, Arch arch = Arch::Sm100a);
 
+// tensormap.replace (PTX ISA §9.7.9.26) on tcsim's encoding: the field `field` (dimension `ord` for
+// the per-dimension fields) of the 128 bytes becomes `value`, the checksum is recomputed. Only the
+// map's framing is checked here (magic, version, checksum, rank, ord); the driver's rules apply when
+// a copy uses the edited map (decode_tensor_map), as on the GPU, where a map may pass through
+// invalid states between edits.
+enum class TensorMapField : uint8_t { GlobalAddress, GlobalDim };
+Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, TensorMapField field, uint32_t ord,
+                                            uint64_t value);
+
 // The largest box (boxDim product x element size, bytes) tcsim lets the driver accept. Measured on
 // the H200 (driver 580.159.04, 2026-11-30): a 256 x 16 u8 box (4 KiB, e14) is accepted and a
 // 256 x 256 u32 box (256 KiB, e56) rejected, a limit the documentation does not state. Where it lies

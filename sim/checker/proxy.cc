@@ -52,15 +52,6 @@ const ProxyShadow::Write* ProxyShadow::unfenced(uint32_t addr, uint32_t n, uint3
   return nullptr;
 }
 
-void ProxyShadow::report(Cycles when, const std::string& key, std::string message) {
-  constexpr size_t kMaxReports = 100;
-  for (const auto& k : keys_)
-    if (k == key) return;
-  if (reports_.size() >= kMaxReports) return;
-  keys_.push_back(key);
-  reports_.push_back(fmt::format("cycle {}: {}", when.count(), message));
-}
-
 const ProxyShadow::InFlight* ProxyShadow::conflict(uint32_t addr, uint32_t n, bool write, Cycles now) {
   if (inflight_.empty()) return nullptr;
   std::erase_if(inflight_, [&](const InFlight& f) { return f.until <= now; });
@@ -86,11 +77,9 @@ std::string text_of(const ExecCtx& c, uint32_t pc) {
   return b == std::string::npos ? t : " `" + t.substr(b) + "`";
 }
 
-// The checker's one way out. Until the launch-wide channel for checker warnings lands (async_a:
-// Partition::warn), reports are kept per CTA in the proxy shadow, one per key.
-void report(ExecCtx& c, const std::string& key, std::string msg) {
-  c.cta->tma_state().proxy.report(c.now, key, std::move(msg));
-}
+// The checker's one way out: the launch's checker warnings (one per key: a mistake repeated in a
+// loop is reported once), collected into LaunchResult::warnings.
+void report(ExecCtx& c, const std::string& key, std::string msg) { c.part->warn(c.now, key, std::move(msg)); }
 
 std::string who(const Cta& cta, uint32_t thread) {
   const Dim3 id = cta.ctaid();

@@ -65,16 +65,12 @@ class ProxyShadow {
   // An in-flight operation the generic access conflicts with at `now` (a read conflicts with a
   // pending async write; a write with both), or nullptr. Drops operations that finished.
   const InFlight* conflict(uint32_t addr, uint32_t n, bool write, Cycles now);
-  // Checker reports, at most one per key (a mistake repeated in a loop is reported once).
-  void report(Cycles when, const std::string& key, std::string message);
-  const std::vector<std::string>& reports() const { return reports_; }
 
  private:
   std::vector<Write> granules_;      // lazily sized to the highest granule written
   std::vector<uint32_t> last_fence_;  // per thread: epoch of its last proxy fence
   uint32_t epoch_ = 1;
   std::vector<InFlight> inflight_;
-  std::vector<std::string> keys_, reports_;
 };
 
 // ---- hooks -------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "sim/checker/proxy.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
+#include "sim/memory/dsmem.h"
 #include "sim/partition.h"
 #include "sim/warp.h"
 
@@ -58,11 +59,15 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
 
 inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write) {
   const uint64_t n = c.cta->smem_bytes();
-  if (addr >= n || size > n - addr)
+  if (addr >= n || size > n - addr) {
+    // A .shared::cluster address of a CTA of the cluster (from mapa; sim/cluster.h): distributed
+    // shared memory (PTX ISA §5.1.7), reached by ld/st/atom .shared::cluster and generic accesses.
+    if (addr >= kClusterRankStride && addr <= 0xffffffffull) return remote_shared_ptr(c, lane, addr, size, write);
     c.fail(lane, fmt::format("out-of-bounds shared {} of {} bytes at shared address 0x{:x}: the CTA has {} bytes "
                              "of shared memory ({} static + {} dynamic + 1024 reserved)",
                              write ? "store" : "load", size, addr, n, c.prog->static_smem,
                              c.launch->cfg.dynamic_smem_bytes));
+  }
   // The proxy checker sees every generic shared-memory access of a program that also uses the
   // async proxy (TMA, bulk copies, wgmma, tcgen05): sim/checker/proxy.h.
   if (c.prog->uses_async_proxy) proxy::on_generic_access(c, lane, addr, size, write);

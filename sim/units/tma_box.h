@@ -26,9 +26,11 @@
 //   * A TMA store writes whole 16-byte chunks along dimension 0: when globalDim[0] * elemBytes is
 //     not a multiple of 16, the elements up to the row's next 16-byte boundary are written too
 //     (tma_store_2d_sw64). Reduces are not measured and use the exact bound.
-//   * A box's first dimension-0 byte must be 16-byte aligned (c_0 * elemBytes % 16 == 0, negative
-//     starts included): swizzle/sw_none_u32_w48 started 20 bytes into its rows and died with
-//     CUDA_ERROR_ILLEGAL_INSTRUCTION.
+//   * A box whose first dimension-0 byte is not 16-byte aligned starts at the 16-byte boundary below
+//     it, with its size unchanged: swizzle/sw_none_u32_w48 (u32, tensorCoords[0] = 5, 20 bytes into
+//     the row) loaded columns 4..15 (the H200 run of 02:16 UTC; an earlier run of that spec had died
+//     with CUDA_ERROR_ILLEGAL_INSTRUCTION, not reproduced). Negative unaligned starts are rounded
+//     the same way (floor): UNCONFIRMED.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -80,6 +82,11 @@ class TileBox {
   // Store: write(global address, src, bytes) for every written element, in box order.
   template <class Write>
   void store(const uint8_t* smem, Write&& write) const;
+  // The in-bound limit of dimension 0 a store uses: globalDim[0] rounded up to whole 16-byte chunks.
+  uint64_t store_dim0_limit() const {
+    const uint64_t row_bits = map_.global_dim[0] * gbits_;
+    return (row_bits + 127) / 128 * 128 / gbits_;
+  }
   // Reduce: op(global address, src element bytes, bytes) for every in-bound element, in box order.
   template <class Op>
   void reduce(const uint8_t* smem, Op&& op) const { store_impl(smem, map_.global_dim[0], op); }
@@ -170,9 +177,7 @@ template <class Write>
 void TileBox::store(const uint8_t* smem, Write&& write) const {
   // H200: whole 16-byte chunks along dimension 0 (file comment): the in-bound limit of dimension 0
   // rounds up to the row's next 16-byte boundary.
-  const uint64_t row_bits = map_.global_dim[0] * gbits_;
-  const uint64_t lim0 = (row_bits + 127) / 128 * 128 / gbits_;
-  store_impl(smem, lim0, write);
+  store_impl(smem, store_dim0_limit(), write);
 }
 
 template <class Write>

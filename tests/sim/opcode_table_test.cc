@@ -34,6 +34,7 @@ const test::Row kIntRow = {7, 3, 5, 2};
 const test::Row kFloatRow = {0x3fc00000, 0x40000000, 0x3e800000, 0xc0800000};
 
 const char* kPrelude = R"(
+.shared .align 8 .b64 sbar[4];
 .func (.param .b32 r) twice(.param .b32 x)
 {
   .reg .b32 %t<2>;
@@ -154,23 +155,33 @@ std::map<std::string, Sample> samples() {
       {"isspacep", v("isspacep.global %p0, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvta", v("cvta.to.global.u64 %z1, %rdi5;\n setp.eq.u64 %p0, %z1, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvt", v("cvt.rn.f32.u32 %y0, %x0;", 0x40e00000u)},
-      {"mapa", todo("mapa.shared::cluster.u32 %y0, %x0, 0;")},
-      {"getctarank", todo("getctarank.shared::cluster.u32 %y0, %x0;")},
+      // 9.7.9.23-24 (a cluster of one CTA): 77 stored at sbar, read back through its mapa'd
+      // .shared::cluster address of rank 0; getctarank of a .shared::cta address is the own rank 0.
+      {"mapa", v("mov.u32 %y1, sbar;\n st.shared.u32 [%y1], 77;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n ld.shared::cluster.u32 %y0, [%y2];", 77)},
+      {"getctarank", v("mov.u32 %y1, sbar;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n getctarank.shared::cluster.u32 %y3, %y2;\n getctarank.shared::cluster.u32 %y0, %y1;\n add.u32 %y0, %y0, %y3;", 0)},
       {"cp_async", todo("cp.async.ca.shared.global [%y0], [%rdi5], 4;")},
       {"cp_async_commit_group", todo("cp.async.commit_group;")},
       {"cp_async_wait_group", todo("cp.async.wait_group 0;")},
       {"cp_async_wait_all", todo("cp.async.wait_all;")},
       {"cp_async_mbarrier_arrive", todo("cp.async.mbarrier.arrive.b64 [%y0];")},
-      {"cp_async_bulk", todo("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y0], [%rdi5], 16, [%y1];")},
-      {"cp_reduce_async_bulk", todo("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rdi5], [%y0], 16;")},
-      {"cp_async_bulk_prefetch", todo("cp.async.bulk.prefetch.L2.global [%rdi5], 16;")},
-      {"cp_async_bulk_commit_group", todo("cp.async.bulk.commit_group;")},
-      {"cp_async_bulk_wait_group", todo("cp.async.bulk.wait_group 0;")},
-      {"cp_async_bulk_tensor", todo("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%y0], [%rdi5, {%y1}], [%y2];")},
-      {"cp_reduce_async_bulk_tensor", todo("cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rdi5, {%y1}], [%y0];")},
-      {"cp_async_bulk_prefetch_tensor", todo("cp.async.bulk.prefetch.tensor.1d.L2.global.tile [%rdi5, {%y1}];")},
-      {"tensormap_replace", todo("tensormap.replace.tile.global_address.global.b1024.b64 [%rdi5], %z0;")},
-      {"tensormap_cp_fenceproxy", todo("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rdi5], [%y0], 128;")},
+      // Bulk copies: sbar+0 holds an mbarrier, sbar+16 a 16-byte buffer; [%rdi5] is this thread's
+      // global slot. global 5 -> shared; shared 3 + global 5 (reduce add); shared 7 -> global.
+      {"cp_async_bulk", v("st.global.u32 [%rdi5], %x2;\n mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 16;\n cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y2], [%rdi5], 16, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 5)},
+      {"cp_reduce_async_bulk", v("st.global.u32 [%rdi5], %x2;\n mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x1;\n fence.proxy.async.shared::cta;\n cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 8)},
+      {"cp_async_bulk_prefetch", v("cp.async.bulk.prefetch.L2.global [%rdi5], 16;\n mov.u32 %y0, 1;", 1)},
+      {"cp_async_bulk_commit_group", v("mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x0;\n fence.proxy.async.shared::cta;\n cp.async.bulk.global.shared::cta.bulk_group [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 7)},
+      {"cp_async_bulk_wait_group", v("mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x1;\n fence.proxy.async.shared::cta;\n cp.async.bulk.global.shared::cta.bulk_group [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group.read 0;\n st.shared.u32 [%y2], %x0;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 3)},
+      // Tensor copies whose tensorMap operand is not a map: misaligned, read from the 20-byte parameter
+      // buffer (the kernel-parameter path, out of bounds), in shared memory.
+      // (Real maps: the kernels/tma goldens, tests/cli/kernels_tma_golden.cmake.)
+      {"cp_async_bulk_tensor", Sample{"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%y0], [%rdi5+16, {%y1}], [%y2];", std::nullopt, false, "not 64-byte aligned"}},
+      {"cp_reduce_async_bulk_tensor", Sample{"cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [pin, {%y1}], [%y0];", std::nullopt, false, "out-of-bounds kernel-parameter load"}},
+      {"cp_async_bulk_prefetch_tensor", Sample{"mov.u64 %z1, sbar;\n cvta.shared.u64 %z2, %z1;\n cp.async.bulk.prefetch.tensor.1d.L2.global.tile [%z2, {%y1}];", std::nullopt, false, "is not in .param, .const or .global memory"}},
+      // tensormap.replace on 128 zero bytes of shared memory (not an encoded map: its framing check);
+      // cp_fenceproxy copies 128 bytes into the 64-byte output buffer (the global store faults at byte 64).
+      // (Valid maps: kernels/tma/tensormap_replace.json golden.)
+      {"tensormap_replace", Sample{"mov.u32 %y1, sbar;\n tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%y1], %z0;", std::nullopt, false, "not a tcsim-encoded tensor map"}},
+      {"tensormap_cp_fenceproxy", Sample{"mov.u32 %y1, sbar;\n tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rdi5], [%y1], 128;", std::nullopt, false, "out-of-bounds global store of 8 bytes"}},
       {"ldmatrix", todo("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%y0}, [%y1];")},
       {"stmatrix", todo("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%y1], {%y0};")},
       {"movmatrix", todo("movmatrix.sync.aligned.m8n8.trans.b16 %y0, %y1;")},
@@ -198,8 +209,9 @@ std::map<std::string, Sample> samples() {
       {"barrier_arrive", v("barrier.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
       {"barrier_red", todo("setp.eq.u32 %p1, %x0, 7;\n barrier.red.or.pred %p2, 0, %p1;")},
       {"bar_warp_sync", v("bar.warp.sync -1;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_cluster_arrive", todo("barrier.cluster.arrive;")},
-      {"barrier_cluster_wait", todo("barrier.cluster.wait;")},
+      // 9.7.13.3: the only CTA of the cluster arrives and waits: the wait returns, 5 is written.
+      {"barrier_cluster_arrive", v("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n mov.u32 %y0, 5;", 5)},
+      {"barrier_cluster_wait", v("barrier.cluster.arrive.relaxed;\n barrier.cluster.wait;\n barrier.cluster.arrive;\n barrier.cluster.wait;\n mov.u32 %y0, 6;", 6)},
       {"membar", v("membar.gl;\n mov.u32 %y0, 1;", 1)},
       {"fence", v("fence.acq_rel.gpu;\n fence.proxy.async.shared::cta;\n mov.u32 %y0, 1;", 1)},
       {"atom", todo("atom.global.add.u32 %y0, [%rdi5], 1;")},
@@ -211,15 +223,27 @@ std::map<std::string, Sample> samples() {
       {"redux_sync", todo("redux.sync.add.u32 %y0, %x0, -1;")},
       {"griddepcontrol", v("griddepcontrol.wait;\n mov.u32 %y0, 1;", 1)},
       {"elect_sync", todo("elect.sync %y0|%p0, -1;")},
-      {"mbarrier_init", todo("mbarrier.init.shared::cta.b64 [%y0], 1;")},
-      {"mbarrier_inval", todo("mbarrier.inval.shared::cta.b64 [%y0];")},
-      {"mbarrier_arrive", todo("mbarrier.arrive.shared::cta.b64 %z0, [%y0];")},
-      {"mbarrier_arrive_drop", todo("mbarrier.arrive_drop.shared::cta.b64 %z0, [%y0];")},
-      {"mbarrier_expect_tx", todo("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y0], 16;")},
-      {"mbarrier_complete_tx", todo("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y0], 16;")},
-      {"mbarrier_test_wait", todo("mbarrier.test_wait.shared::cta.b64 %p0, [%y0], %z0;")},
-      {"mbarrier_try_wait", todo("mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y0], %y1;")},
-      {"mbarrier_pending_count", todo("mbarrier.pending_count.b64 %y0, %z0;")},
+      // 9.7.13.15: init(3); the .noComplete arrive's state carries the pending count before it: 3.
+      {"mbarrier_init", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 3)},
+      // init(1), inval, init(2): the new object has 2 pending arrivals.
+      {"mbarrier_inval", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.inval.shared::cta.b64 [%y1];\n mbarrier.init.shared::cta.b64 [%y1], 2;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(3), arrive: 2 pending.
+      {"mbarrier_arrive", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.shared::cta.b64 %z1, [%y1];\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(4), arrive_drop(2): expected 2; arrive(2) completes phase 0 and phase 1 starts with 2
+      // pending (4 without the drop).
+      {"mbarrier_arrive_drop", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 4;\n mbarrier.arrive_drop.shared::cta.b64 %z1, [%y1], 2;\n mbarrier.arrive.shared::cta.b64 %z1, [%y1], 2;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(1), expect_tx(16), arrive: pending 0 but tx 16, phase 0 open (0); complete_tx(16)
+      // completes it (1): 10*0 + 1.
+      {"mbarrier_expect_tx", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.test_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(1), complete_tx(16) first: tx -16; the arrive leaves the phase open (0); expect_tx(16)
+      // brings tx to 0 and completes it (1).
+      {"mbarrier_complete_tx", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.test_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(1): the state of the only arrive names phase 0, which that arrive completed.
+      {"mbarrier_test_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.shared::cta.b64 %p0, [%y1], %z0;\n selp.u32 %y0, 1, 0, %p0;", 1)},
+      // init(1): try_wait.parity(0) with a 100 ns hint times out False (0); after the arrive True (1).
+      {"mbarrier_try_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0, 100;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(5), .noComplete arrive of 2: its state holds the 5 arrivals pending before it.
+      {"mbarrier_pending_count", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 5;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 2;\n mbarrier.pending_count.b64 %y0, %z0;", 5)},
       {"clusterlaunchcontrol_try_cancel", todo("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y0], [%y1];")},
       {"clusterlaunchcontrol_query_cancel", todo("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;")},
       // 9.7.14-16: tensor core instructions (later issues).

@@ -134,6 +134,7 @@ class SimBackend final : public spec::Backend {
     cfg.grid = {s.grid.x, s.grid.y, s.grid.z};
     cfg.block = {s.block.x, s.block.y, s.block.z};
     cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
+    cfg.explicit_cluster = s.cluster_given;  // as tcsim-hw: a spec naming "cluster" is a cluster launch
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
     const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
     return {r.cycles, r.warnings, r.approx_ops};
