@@ -15,8 +15,7 @@ Partition::Partition(const LaunchState& L, uint32_t index, std::vector<uint32_t>
   rng_ = L.schedule_seed * 0x9e3779b97f4a7c15ull + index * 0xbf58476d1ce4e5b9ull + 1;
 }
 
-uint32_t Partition::jitter(uint32_t max) {
-  if (!perturb_ || max == 0) return 0;
+uint32_t Partition::jitter_draw(uint32_t max) {
   // splitmix64: a fixed, portable generator (same numbers on every machine and library).
   uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -70,6 +69,7 @@ class DefaultFpEnv {
 void Partition::run_until(Cycles end) {
   DefaultFpEnv fp_env;
   issued_ = 0;
+  quantum_end_ = end;
   while (now_ < end && !fault_) {
     events_.run_due(now_);
     uint32_t n = 0;

@@ -230,3 +230,67 @@ $Lrank0:
 TEST_CASE("cluster launch errors") {
   CHECK(error_of(kernel(""), {3, 1, 1}, {2, 1, 1}).find("does not divide the grid") != std::string::npos);
 }
+
+TEST_CASE("st.async / red.async into a peer complete_tx its mbarrier when the data has landed") {
+  // Rank 0: init(bar, 1), buf[2] = 100, buf[3] = 0xF0, cluster barrier, arrive.expect_tx(16).
+  // Rank 1 thread 0: st.async.v2 {11, 22} -> buf[0..1] (8 bytes), red.async.add 5 -> buf[2]
+  // (4 bytes), red.async.xor 0xFF -> buf[3] (4 bytes): 16 bytes complete the phase. Rank 0 waits
+  // (parity 0) and sees 11, 22, 100 + 5 = 105, 0xF0 ^ 0xFF = 0x0F.
+  const std::string body = R"(
+  setp.ne.u32 %p1, %r1, 0;
+  setp.ne.u32 %p2, %r2, 0;
+  or.pred %p3, %p1, %p2;
+  @%p3 bra $Linit_done;
+  mbarrier.init.shared::cta.b64 [%r4], 1;
+  st.shared.u32 [buf+8], 100;
+  st.shared.u32 [buf+12], 0xF0;
+$Linit_done:
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  @%p1 bra $Lend;
+  @%p2 bra $Lsend;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r4], 16;
+  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r4], 0;
+  ld.shared.u32 %r30, [buf];
+  ld.shared.u32 %r31, [buf+4];
+  ld.shared.u32 %r32, [buf+8];
+  ld.shared.u32 %r33, [buf+12];
+  st.global.u32 [%rd1], %r30;
+  st.global.u32 [%rd1+4], %r31;
+  st.global.u32 [%rd1+8], %r32;
+  st.global.u32 [%rd1+12], %r33;
+  selp.u32 %r34, 1, 0, %p4;
+  st.global.u32 [%rd1+16], %r34;
+  bra $Lend;
+$Lsend:
+  mov.u32 %r20, 0;
+  mapa.shared::cluster.u32 %r21, %r4, %r20;
+  mapa.shared::cluster.u32 %r22, %r5, %r20;
+  st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u32 [%r22], {11, 22}, [%r21];
+  red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r22+8], 5, [%r21];
+  red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.xor.b32 [%r22+12], 0xFF, [%r21];
+$Lend:
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+)";
+  const Run r = run(kernel(body), {2, 1, 1}, {2, 1, 1}, 32);
+  CHECK(r.out[0] == 11);
+  CHECK(r.out[1] == 22);
+  CHECK(r.out[2] == 105);
+  CHECK(r.out[3] == 0x0F);
+  CHECK(r.out[4] == 1);
+  CHECK(r.r.warnings.empty());
+  // The mbarrier in another CTA than the destination.
+  const std::string wrong = R"(
+  setp.ne.u32 %p2, %r2, 1;
+  @%p2 bra $Lend;
+  mov.u32 %r20, 0;
+  mapa.shared::cluster.u32 %r22, %r5, %r20;
+  st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r22], 1, [%r4];
+$Lend:
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+)";
+  CHECK(error_of(kernel(wrong), {2, 1, 1}, {2, 1, 1}).find("must be in the same CTA as the destination") !=
+        std::string::npos);
+}
