@@ -166,7 +166,7 @@ int run_run(Args args) {
   // 256-byte aligned, so any 256-aligned base address gives the verdict the real address will.
   for (const auto& t : s.tensor_maps) {
     spec::check_tensor_map_extent(s, t);
-    spec::encode_tensor_map_bytes(t, (uint64_t{1} << 40) + t.offset_bytes, s.path);
+    spec::encode_tensor_map_bytes(t, (uint64_t{1} << 40) + t.offset_bytes, s.path, *arch);
   }
   // Read the golden first: a bad golden directory is bad input, found before a long simulation.
   std::optional<spec::OutputDir> golden;

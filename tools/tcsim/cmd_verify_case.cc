@@ -94,6 +94,7 @@ struct Case {
   isa::DType a = isa::DType::F16, b = isa::DType::F16, d = isa::DType::F32;
   bool negate_a = false, negate_b = false, saturate = false, accumulate_c = false, exact = true;
   int scale = 0;
+  int bug = 0;  // GEMM swizzle-bug demo (kernels/tcgen05/README.md): D must NOT equal the reference
   std::vector<uint32_t> masked_rows, zero_columns;
 };
 
@@ -101,7 +102,40 @@ struct Case {
   throw spec::spec_error(path, "case", what);
 }
 
+// The GEMM specs (specs/gemm, gemm_bf16.json): `gemm` names the kernel; D = A * B^T over K, the
+// kernel chaining K / K_mma MMAs in order into one accumulator (no C, no modifiers).
+Case read_gemm_case(const std::string& path, const Json& j) {
+  Case c;
+  const std::string g = j["gemm"].get<std::string>();
+  struct Row {
+    const char* prefix;
+    isa::MmaKind kind;
+    isa::DType a, d;
+    uint32_t kmma;
+  };
+  static const Row rows[] = {{"gemm_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16},
+                             {"gemm_e4m3_f32", isa::MmaKind::F8F6F4, isa::DType::E4M3, isa::DType::F32, 32},
+                             {"gemm_f16_f16", isa::MmaKind::F16, isa::DType::F16, isa::DType::F16, 16},
+                             {"gemm_s8_s32", isa::MmaKind::I8, isa::DType::S8, isa::DType::S32, 32}};
+  const Row* r = nullptr;
+  for (const Row& x : rows)
+    if (g.rfind(x.prefix, 0) == 0) r = &x;
+  if (!r) bad_case(path, fmt::format("gemm \"{}\" is not a kernel verify-case knows", g));
+  c.kind = r->kind;
+  c.a = c.b = r->a;
+  c.d = r->d;
+  c.m = j["M"].get<uint32_t>();
+  c.n = j["N"].get<uint32_t>();
+  c.k = j["K"].get<uint32_t>();
+  if (c.k % r->kmma) bad_case(path, fmt::format("K {} is not a multiple of the MMA's K {}", c.k, r->kmma));
+  c.ksteps = c.k / r->kmma;
+  c.exact = j["exact"].get<bool>();
+  c.bug = j.contains("bug") ? j["bug"].get<int>() : 0;
+  return c;
+}
+
 Case read_case(const std::string& path, const Json& j) {
+  if (j.contains("gemm")) return read_gemm_case(path, j);
   Case c;
   auto need = [&](const char* key) -> const Json& {
     if (!j.contains(key)) bad_case(path, fmt::format("missing field \"{}\"", key));
@@ -262,6 +296,15 @@ Outcome verify_one(const std::string& path, sim::Device& dev, SimBackend& backen
       }
     }
   }
+  if (c.bug) {
+    // The deliberately wrong descriptor must give wrong numbers (and the warnings say why).
+    std::string why;
+    for (const std::string& w : run.outcome.warnings)
+      if (w.find("misreads") != std::string::npos) why = w;
+    if (!bad) return {false, fmt::format("bug {}: D equals the reference, but the descriptor is wrong", c.bug)};
+    return {true, fmt::format("bug {}: {} of {} D elements wrong, as the bug demands; {}", c.bug, bad, ref.size(),
+                              why.empty() ? "NO misread report" : why)};
+  }
   if (!bad) return {true, {}};
   const size_t m = first / c.n, n = first % c.n;
   return {false, fmt::format("{} of {} D elements differ from the {} reference; first D[{}][{}]: tcsim 0x{:0{}x}, "
@@ -323,7 +366,7 @@ int run_verify_case(Args args) {
     }
     if (o.pass) {
       ++pass;
-      if (!quiet) fmt::print("PASS {}\n", p);
+      if (!quiet || !o.message.empty()) fmt::print("PASS {}{}{}\n", p, o.message.empty() ? "" : ": ", o.message);
     } else {
       ++fail;
       fmt::print("FAIL {}: {}\n", p, o.message);

@@ -17,6 +17,8 @@ class SimBackend final : public spec::Backend {
  public:
   SimBackend(sim::Device& d, std::string spec_file) : dev_(d), spec_file_(std::move(spec_file)) {}
   void set_spec_file(std::string spec_file) { spec_file_ = std::move(spec_file); }
+  // Tensor maps are checked with the rules of the modelled architecture's driver (sm_90a: the
+  // H200's, as measured).
 
   // A module whose text equals the last one loaded is reused (tcsim verify-case runs hundreds of
   // specs of one PTX file on one Device: parse and bind once).
@@ -44,7 +46,7 @@ class SimBackend final : public spec::Backend {
   void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
   void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
   std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t address) override {
-    return spec::encode_tensor_map_bytes(t, address, spec_file_);
+    return spec::encode_tensor_map_bytes(t, address, spec_file_, dev_.arch());
   }
   spec::LaunchOutcome launch(const std::string& kernel, const spec::LaunchSpec& s,
                              std::span<const std::byte> params, std::span<const spec::ParamInfo>) override {
