@@ -198,26 +198,32 @@ std::map<std::string, Sample> samples() {
       // 9.7.13: one thread; barriers complete with the threads that have not exited.
       {"bar_sync", v("bar.sync 0;\n mov.u32 %y0, 1;", 1)},
       {"bar_arrive", v("bar.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
-      {"bar_red", todo("setp.eq.u32 %p1, %x0, 7;\n bar.red.popc.u32 %y0, 0, %p1;")},
+      // bar.red with one participating thread whose predicate (7 == 7) is true: popc = 1; .and over
+      // !true = false selects 9.
+      {"bar_red", v("setp.eq.u32 %p1, %x0, 7;\n bar.red.popc.u32 %y0, 0, %p1;", 1)},
       {"barrier_sync", v("barrier.sync.aligned 0;\n mov.u32 %y0, 1;", 1)},
       {"barrier_arrive", v("barrier.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_red", todo("setp.eq.u32 %p1, %x0, 7;\n barrier.red.or.pred %p2, 0, %p1;")},
+      {"barrier_red", v("setp.eq.u32 %p1, %x0, 7;\n barrier.red.and.pred %p2, 0, !%p1;\n selp.u32 %y0, 5, 9, %p2;", 9)},
       {"bar_warp_sync", v("bar.warp.sync -1;\n mov.u32 %y0, 1;", 1)},
       // 9.7.13.3: the only CTA of the cluster arrives and waits: the wait returns, 5 is written.
       {"barrier_cluster_arrive", v("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n mov.u32 %y0, 5;", 5)},
       {"barrier_cluster_wait", v("barrier.cluster.arrive.relaxed;\n barrier.cluster.wait;\n barrier.cluster.arrive;\n barrier.cluster.wait;\n mov.u32 %y0, 6;", 6)},
       {"membar", v("membar.gl;\n mov.u32 %y0, 1;", 1)},
       {"fence", v("fence.acq_rel.gpu;\n fence.proxy.async.shared::cta;\n mov.u32 %y0, 1;", 1)},
-      {"atom", todo("atom.global.add.u32 %y0, [%rdi5], 1;")},
-      {"red", todo("red.global.add.u32 [%rdi5], 1;")},
+      // atom: 7 stored, += 3 returns the old 7 and leaves 10 -> 7*100 + 10; red: 7 ^ 3 = 4.
+      {"atom", v("st.global.u32 [%rdi5+24], %x0;\n atom.global.add.u32 %y1, [%rdi5+24], %x1;\n"
+                 " ld.global.u32 %y2, [%rdi5+24];\n mad.lo.u32 %y0, %y1, 100, %y2;", 710)},
+      {"red", v("st.global.u32 [%rdi5+24], %x0;\n red.global.xor.b32 [%rdi5+24], %x1;\n ld.global.u32 %y0, [%rdi5+24];", 4)},
       // 9.7.13.7: as st.async, 5 + 37 = 42.
       {"red_async", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 4;\n add.u32 %y2, %y1, 16;\n mapa.shared::cluster.u32 %y3, %y2, 0;\n mapa.shared::cluster.u32 %y4, %y1, 0;\n st.shared.u32 [%y2], 5;\n red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%y3], 37, [%y4];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 42)},
       {"vote_sync", v("setp.eq.u32 %p1, %x0, 7;\n vote.sync.ballot.b32 %y0, %p1, -1;", 1)},
-      {"match_sync", todo("match.any.sync.b32 %y0, %x0, -1;")},
+      // One thread (lane 0; the other lanes exited): match.any = {lane 0} = 1, redux.add = 7, elect.sync
+      // elects lane 0: its lane id 0 + (p ? 5 : 9) = 5.
+      {"match_sync", v("match.any.sync.b32 %y0, %x0, -1;", 1)},
       {"activemask", v("activemask.b32 %y0;", 1)},
-      {"redux_sync", todo("redux.sync.add.u32 %y0, %x0, -1;")},
+      {"redux_sync", v("redux.sync.add.u32 %y0, %x0, -1;", 7)},
       {"griddepcontrol", v("griddepcontrol.wait;\n mov.u32 %y0, 1;", 1)},
-      {"elect_sync", todo("elect.sync %y0|%p0, -1;")},
+      {"elect_sync", v("elect.sync %y1|%p0, -1;\n selp.u32 %y2, 5, 9, %p0;\n add.u32 %y0, %y1, %y2;", 5)},
       // 9.7.13.15: init(3); the .noComplete arrive's state carries the pending count before it: 3.
       {"mbarrier_init", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 3)},
       // init(1), inval, init(2): the new object has 2 pending arrivals.
