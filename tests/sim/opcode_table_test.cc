@@ -173,11 +173,11 @@ std::map<std::string, Sample> samples() {
       {"cp_async_bulk_prefetch", v("cp.async.bulk.prefetch.L2.global [%rdi5], 16;\n mov.u32 %y0, 1;", 1)},
       {"cp_async_bulk_commit_group", v("mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x0;\n fence.proxy.async.shared::cta;\n cp.async.bulk.global.shared::cta.bulk_group [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 7)},
       {"cp_async_bulk_wait_group", v("mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x1;\n fence.proxy.async.shared::cta;\n cp.async.bulk.global.shared::cta.bulk_group [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group.read 0;\n st.shared.u32 [%y2], %x0;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 3)},
-      // Tensor copies whose tensorMap operand is not a map: misaligned, read from the 20-byte parameter
-      // buffer (the kernel-parameter path, out of bounds), in shared memory.
+      // Tensor copies whose tensorMap operand is not a map: misaligned, past the end of the 64-byte
+      // output buffer, in shared memory.
       // (Real maps: the kernels/tma goldens, tests/cli/kernels_tma_golden.cmake.)
       {"cp_async_bulk_tensor", Sample{"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%y0], [%rdi5+16, {%y1}], [%y2];", std::nullopt, false, "not 64-byte aligned"}},
-      {"cp_reduce_async_bulk_tensor", Sample{"cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [pin, {%y1}], [%y0];", std::nullopt, false, "out-of-bounds kernel-parameter load"}},
+      {"cp_reduce_async_bulk_tensor", Sample{"cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rdi5+64, {%y1}], [%y0];", std::nullopt, false, "out-of-bounds global load of 8 bytes"}},
       {"cp_async_bulk_prefetch_tensor", Sample{"mov.u64 %z1, sbar;\n cvta.shared.u64 %z2, %z1;\n cp.async.bulk.prefetch.tensor.1d.L2.global.tile [%z2, {%y1}];", std::nullopt, false, "is not in .param, .const or .global memory"}},
       // tensormap.replace on 128 zero bytes of shared memory (not an encoded map: its framing check);
       // cp_fenceproxy copies 128 bytes into the 64-byte output buffer (the global store faults at byte 64).
