@@ -15,6 +15,9 @@
 namespace tcsim::sim {
 
 class Sm;
+namespace tma {
+struct TmaCtaState;  // sim/units/tma_cta_state.h
+}
 
 enum class BarRedOp : uint8_t { None, Popc, And, Or };
 
@@ -81,6 +84,9 @@ class Cta {
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
   std::string describe_barriers(const Program& prog, const LaunchState& L) const;
+  // State of the TMA / bulk-copy engines and the proxy checker for this CTA (created on first use;
+  // sim/units/tma_cta_state.h).
+  tma::TmaCtaState& tma_state();
 
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);
@@ -103,6 +109,7 @@ class Cta {
   std::shared_ptr<Cluster> cluster_;
   MbarrierUnit mbarriers_{*this};
   std::vector<uint32_t> exited_seen_;  // per warp: lanes whose exit the cluster barrier has counted
+  std::shared_ptr<tma::TmaCtaState> tma_;  // shared_ptr: deletable where the type is incomplete
 };
 
 }  // namespace tcsim::sim

@@ -239,6 +239,7 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   L.perturb = impl_->opts.schedule == Schedule::Random;
   L.schedule_seed = impl_->opts.seed;
   L.machine = &mc;
+  L.arch = impl_->arch;
   L.gm = &impl_->gm;
   L.params.assign(reinterpret_cast<const uint8_t*>(params.data()),
                   reinterpret_cast<const uint8_t*>(params.data()) + params.size());

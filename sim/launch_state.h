@@ -15,6 +15,7 @@ struct LaunchState {
   const Program* prog = nullptr;
   LaunchConfig cfg;
   const MachineConfig* machine = nullptr;
+  isa::Arch arch = isa::Arch::Sm100a;          // the modelled architecture (tensor-map rules: TMA)
   GlobalMemory* gm = nullptr;                  // read-only during a quantum
   std::vector<uint8_t> params;                 // kernel parameter buffer
   std::string kernel;                          // .entry name

@@ -33,7 +33,9 @@ void Partition::warn(Cycles when, const std::string& key, std::string message) {
 bool Partition::has_work() const {
   for (const auto& sm : sms_)
     if (!sm->idle()) return true;
-  return false;
+  // Asynchronous operations still in flight (a TMA store issued just before its CTA exited must
+  // still land).
+  return !events_.empty();
 }
 
 Cycles Partition::next_activity() const {

@@ -117,6 +117,10 @@ struct Program {
   uint32_t dynamic_smem_align = 16;
   uint32_t param_bytes = 0;     // kernel parameter buffer size
   bool uses_local = false;      // some frame is non-empty: lanes need local memory
+  // Some instruction reads or writes shared memory through the async proxy (TMA, bulk copies,
+  // wgmma, tcgen05.mma/.cp): generic shared-memory accesses then feed the proxy checker
+  // (sim/checker/proxy.h). Set by those families' binders.
+  bool uses_async_proxy = false;
   uint32_t max_local_per_lane = 1u << 20;  // stack limit per thread (bytes)
   uint32_t cc_slot = 0;          // predicate slot holding the per-lane carry flag CC.CF (0: unused)
   std::vector<std::string> notes;  // reasons for not-implemented forms (ExecInstr::aux indexes)

@@ -12,6 +12,10 @@ namespace {
 
 constexpr std::string_view kSec = "CUDA Driver API cuTensorMapEncodeTiled (cuda.h 13.0)";
 constexpr std::string_view kSecEnc = "tcsim tensor map encoding (isa/descriptors/tensor_map.h)";
+// Rules settled by the H200's driver where the documentation is wrong or silent
+// (kernels/tma/facts/tensor_map_edges.json, results in kernels/tma/README.md "Facts settled").
+constexpr std::string_view kSecH200 =
+    "CUDA Driver API cuTensorMapEncodeTiled as the driver behaves (measured on H200, driver 580.159.04, 2026-11-30)";
 
 struct DTypeRow {
   TensorMapDataType type;
@@ -128,9 +132,11 @@ bool tensor_map_is_packed(TensorMapDataType t) {
          t == TensorMapDataType::U6x16Align16B;
 }
 
-Violations validate_tensor_map(const TensorMapParams& p) {
+Violations validate_tensor_map(const TensorMapParams& p, Arch arch) {
   Violations out;
   auto add = [&](std::string msg) { out.push_back({std::string(kSec), std::move(msg)}); };
+  auto add_h200 = [&](std::string msg) { out.push_back({std::string(kSecH200), std::move(msg)}); };
+  const bool sm90 = arch == Arch::Sm90a;
   if (!dtype_valid(static_cast<unsigned>(p.data_type))) {
     add(fmt::format("tensorDataType {} is not a CUtensorMapDataType (0-15)", static_cast<unsigned>(p.data_type)));
     return out;
@@ -153,6 +159,20 @@ Violations validate_tensor_map(const TensorMapParams& p) {
                     p.rank));
     return out;  // the arrays cannot be read
   }
+  // sm_90: the packed types and the 128B_ATOM swizzles are sm_100 features. The H200's driver
+  // rejects maps that meet every documented rule: 16U4_ALIGN16B (e40), 16U4_ALIGN8B (e46),
+  // 16U6_ALIGN16B + SWIZZLE_128B (e49), and u8 maps with each 128B_ATOM mode (e52-e54).
+  if (sm90 && tensor_map_is_packed(t))
+    add_h200(fmt::format("tensorDataType {} is not supported on sm_90: the H200's driver rejects the packed "
+                         "16U4_ALIGN8B, 16U4_ALIGN16B and 16U6_ALIGN16B types (CUDA_ERROR_INVALID_VALUE) even when "
+                         "every documented rule holds; they need sm_100a",
+                         tname));
+  if (sm90 && (p.swizzle == TensorMapSwizzle::B128Atom32B || p.swizzle == TensorMapSwizzle::B128Atom32BFlip8B ||
+               p.swizzle == TensorMapSwizzle::B128Atom64B))
+    add_h200(fmt::format("swizzle {} is not supported on sm_90: the H200's driver rejects the 128B_ATOM_32B, "
+                         "128B_ATOM_32B_FLIP_8B and 128B_ATOM_64B swizzles (CUDA_ERROR_INVALID_VALUE); they need "
+                         "sm_100a (legal on sm_90: NONE, 32B, 64B, 128B)",
+                         cu_swizzle(p.swizzle)));
   if (!none_il && p.rank < 3)
     add(fmt::format("if interleave is not CU_TENSOR_MAP_INTERLEAVE_NONE, tensorRank must additionally be greater "
                     "than or equal to 3 (tensorRank is {})",
@@ -203,6 +223,27 @@ Violations validate_tensor_map(const TensorMapParams& p) {
     add(fmt::format("when interleave is CU_TENSOR_MAP_INTERLEAVE_NONE, boxDim[0] * elementSizeInBytes(tensorDataType) "
                     "must be a multiple of 16 bytes (boxDim[0] = {}, {} bits per element: {} bytes)",
                     p.box_dim[0], tensor_map_global_bits(t), static_cast<double>(inner_bits_global) / 8.0));
+  // The documentation states the 16-byte inner-box rule for INTERLEAVE_NONE only; the driver applies
+  // it to interleaved maps too (e34: INTERLEAVE_16B with an 8-byte inner box rejected; e33: 16 B and
+  // e58: 64 B accepted).
+  if (!none_il && p.box_dim[0] != 0 && inner_bits_global % 128 != 0)
+    add_h200(fmt::format("boxDim[0] * elementSizeInBytes(tensorDataType) must be a multiple of 16 bytes for an "
+                         "interleaved map too (boxDim[0] = {}, {} bits per element: {} bytes)",
+                         p.box_dim[0], tensor_map_global_bits(t), static_cast<double>(inner_bits_global) / 8.0));
+  {
+    uint64_t box_bytes = static_cast<uint64_t>(tensor_map_smem_bits(t));
+    for (uint32_t i = 0; i < p.rank; ++i) box_bytes *= p.box_dim[i];
+    box_bytes /= 8;
+    if (box_bytes > kTensorMapMaxBoxBytes)
+      add_h200(fmt::format("the box holds {} bytes (boxDim {}): the driver rejects boxes larger than shared memory "
+                           "(a 256 KiB box is refused; tcsim's limit: {} bytes, the most shared memory a CTA can have)",
+                           box_bytes, [&] {
+                             std::string d;
+                             for (uint32_t i = 0; i < p.rank; ++i) d += fmt::format("{}{}", i ? " x " : "", p.box_dim[i]);
+                             return d;
+                           }(),
+                           kTensorMapMaxBoxBytes));
+  }
   if (packed16 && p.box_dim[0] != 128)
     add(fmt::format("when tensorDataType is {}, boxDim[0] must be 128 (boxDim[0] = {})", tname, p.box_dim[0]));
 
@@ -224,9 +265,13 @@ Violations validate_tensor_map(const TensorMapParams& p) {
   }
   if (t == TensorMapDataType::U6x16Align16B && !none_il)
     add(fmt::format("tensorDataType of {} requires interleave to be CU_TENSOR_MAP_INTERLEAVE_NONE", tname));
-  if (p.interleave == TensorMapInterleave::B32 && p.swizzle != TensorMapSwizzle::B32)
-    add(fmt::format("when interleave is CU_TENSOR_MAP_INTERLEAVE_32B, swizzle must be CU_TENSOR_MAP_SWIZZLE_32B "
+  // The documentation: INTERLEAVE_32B requires SWIZZLE_32B. The H200's driver also accepts SWIZZLE_64B
+  // (e29); the other modes with INTERLEAVE_32B are not measured and stay rejected.
+  if (p.interleave == TensorMapInterleave::B32 && p.swizzle != TensorMapSwizzle::B32 &&
+      !(sm90 && p.swizzle == TensorMapSwizzle::B64))
+    add(fmt::format("when interleave is CU_TENSOR_MAP_INTERLEAVE_32B, swizzle must be CU_TENSOR_MAP_SWIZZLE_32B{} "
                     "(swizzle is {})",
+                    sm90 ? " (or CU_TENSOR_MAP_SWIZZLE_64B, which the H200's driver accepts too)" : "",
                     cu_swizzle(p.swizzle)));
   if (t == TensorMapDataType::U6x16Align16B &&
       !(p.swizzle == TensorMapSwizzle::None || p.swizzle == TensorMapSwizzle::B128 ||
@@ -281,8 +326,8 @@ Violations validate_tensor_map_use(const TensorMapParams& p, TmaDirection dir) {
   return out;
 }
 
-Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p) {
-  Violations v = validate_tensor_map(p);
+Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p, Arch arch) {
+  Violations v = validate_tensor_map(p, arch);
   if (!v.empty()) {
     std::string msg = v.front().to_string();
     if (v.size() > 1) msg += fmt::format(" (and {} more)", v.size() - 1);
@@ -313,7 +358,7 @@ Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p) {
   return b;
 }
 
-Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes) {
+Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes, Arch arch) {
   auto fail = [](std::string msg) { return Error{fmt::format("{} [{}]", msg, kSecEnc)}; };
   if (bytes.size() != kTensorMapBytes)
     return fail(fmt::format("a tensor map is {} bytes, got {}", kTensorMapBytes, bytes.size()));
@@ -359,9 +404,37 @@ Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes) {
     }
   }
   if ((box >> 60) || (estride >> 40)) return fail("reserved bits of the tensor map are set");
-  Violations v = validate_tensor_map(p);
+  Violations v = validate_tensor_map(p, arch);
   if (!v.empty()) return Error{v.front().to_string()};
   return p;
+}
+
+Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, TensorMapField field, uint32_t ord,
+                                            uint64_t value) {
+  auto fail = [](std::string msg) { return Error{fmt::format("{} [{}]", msg, kSecEnc)}; };
+  if (bytes.size() != kTensorMapBytes)
+    return fail(fmt::format("a tensor map is {} bytes, got {}", kTensorMapBytes, bytes.size()));
+  TensorMapHeaderBits h{load64(bytes, 0)};
+  if (h.magic() != kTensorMapMagic || h.version() != kTensorMapVersion)
+    return fail("tensormap.replace on 128 bytes that are not a tcsim-encoded tensor map (built by its "
+                "cuTensorMapEncodeTiled emulation)");
+  if (load64(bytes, kWordChecksum) != fnv1a64(bytes.first(120)))
+    return fail("tensormap.replace on a tensor map whose bytes were modified by other means than tensormap.replace "
+                "(checksum mismatch)");
+  TensorMapBytes b{};
+  std::copy(bytes.begin(), bytes.end(), b.begin());
+  switch (field) {
+    case TensorMapField::GlobalAddress: store64(b, kWordAddr, value); break;
+    case TensorMapField::GlobalDim:
+      if (ord >= h.rank())
+        return fail(fmt::format("tensormap.replace.global_dim: ord {} is not a dimension of the rank-{} map (PTX ISA "
+                                "§9.7.9.26: ord < rank)",
+                                ord, h.rank()));
+      store64(b, kWordDims + ord, value);
+      break;
+  }
+  store64(b, kWordChecksum, fnv1a64(std::span<const uint8_t>(b.data(), 120)));
+  return b;
 }
 
 std::string_view tensor_map_dtype_name(TensorMapDataType t) { return dtype_row(t).name; }

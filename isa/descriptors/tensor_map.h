@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 
+#include "isa/arch.h"
 #include "isa/descriptors/bitfield.h"
 #include "isa/diag.h"
 
@@ -72,9 +73,14 @@ struct TensorMapParams {
   friend bool operator==(const TensorMapParams&, const TensorMapParams&) = default;
 };
 
-// Every rule of cuTensorMapEncodeTiled's documentation the parameters break; each message quotes
-// the requirement.
-Violations validate_tensor_map(const TensorMapParams& p);
+// Every rule of cuTensorMapEncodeTiled the parameters break, for the driver of `arch`; each message
+// quotes the requirement. sm_90a is the H200's driver as measured (driver 580.159.04, 2026-11-30,
+// kernels/tma/facts/tensor_map_edges.json: 60 maps): where it contradicts the documentation it wins
+// (INTERLEAVE_32B with SWIZZLE_64B accepted; the packed 16U4/16U6 types and the 128B_ATOM swizzles
+// rejected), and what the documentation leaves open is settled by it for every arch (an interleaved
+// map's inner box is a multiple of 16 bytes too; a 256 KiB box is rejected). The Blackwell arches
+// follow the documentation wherever the H200 cannot speak for them.
+Violations validate_tensor_map(const TensorMapParams& p, Arch arch = Arch::Sm100a);
 // Patterns the documentation describes but the driver is not known to reject (strides that make
 // dimensions overlap: "each following dimension specified includes previous dimension stride").
 Violations tensor_map_warnings(const TensorMapParams& p);
@@ -83,8 +89,25 @@ Violations tensor_map_warnings(const TensorMapParams& p);
 enum class TmaDirection : uint8_t { Load, Store };
 Violations validate_tensor_map_use(const TensorMapParams& p, TmaDirection dir);
 
-Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p);
-Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes);
+Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p, Arch arch = Arch::Sm100a);
+Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes, Arch arch = Arch::Sm100a);
+
+// tensormap.replace (PTX ISA §9.7.9.26) on tcsim's encoding: the field `field` (dimension `ord` for
+// the per-dimension fields) of the 128 bytes becomes `value`, the checksum is recomputed. Only the
+// map's framing is checked here (magic, version, checksum, rank, ord); the driver's rules apply when
+// a copy uses the edited map (decode_tensor_map), as on the GPU, where a map may pass through
+// invalid states between edits.
+enum class TensorMapField : uint8_t { GlobalAddress, GlobalDim };
+Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, TensorMapField field, uint32_t ord,
+                                            uint64_t value);
+
+// The largest box (boxDim product x element size, bytes) tcsim lets the driver accept. Measured on
+// the H200 (driver 580.159.04, 2026-11-30): a 256 x 16 u8 box (4 KiB, e14) is accepted and a
+// 256 x 256 u32 box (256 KiB, e56) rejected, a limit the documentation does not state. Where it lies
+// in between is not measured; tcsim puts it at the most shared memory a CTA can have on sm_90 and
+// sm_100 (227 KiB = 232448 B, CUDA C Programming Guide, compute capability tables): a larger box
+// could never land anywhere. UNCONFIRMED threshold.
+inline constexpr uint64_t kTensorMapMaxBoxBytes = 232448;
 
 // Element size: bits per element in global memory (U4: 4, U6: 6) and in shared memory (the
 // ALIGN16B types pad 16 values to 16 bytes: 8 bits per element).

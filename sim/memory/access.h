@@ -11,6 +11,7 @@
 
 #include "isa/ptx/modifiers.h"
 #include "sim/address_space.h"
+#include "sim/checker/proxy.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
 #include "sim/memory/dsmem.h"
@@ -67,6 +68,9 @@ inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, b
                              write ? "store" : "load", size, addr, n, c.prog->static_smem,
                              c.launch->cfg.dynamic_smem_bytes));
   }
+  // The proxy checker sees every generic shared-memory access of a program that also uses the
+  // async proxy (TMA, bulk copies, wgmma, tcgen05): sim/checker/proxy.h.
+  if (c.prog->uses_async_proxy) proxy::on_generic_access(c, lane, addr, size, write);
   return c.cta->shared() + addr;
 }
 

@@ -166,16 +166,24 @@ std::map<std::string, Sample> samples() {
       {"cp_async_wait_group", todo("cp.async.wait_group 0;")},
       {"cp_async_wait_all", todo("cp.async.wait_all;")},
       {"cp_async_mbarrier_arrive", todo("cp.async.mbarrier.arrive.b64 [%y0];")},
-      {"cp_async_bulk", todo("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y0], [%rdi5], 16, [%y1];")},
-      {"cp_reduce_async_bulk", todo("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rdi5], [%y0], 16;")},
-      {"cp_async_bulk_prefetch", todo("cp.async.bulk.prefetch.L2.global [%rdi5], 16;")},
-      {"cp_async_bulk_commit_group", todo("cp.async.bulk.commit_group;")},
-      {"cp_async_bulk_wait_group", todo("cp.async.bulk.wait_group 0;")},
-      {"cp_async_bulk_tensor", todo("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%y0], [%rdi5, {%y1}], [%y2];")},
-      {"cp_reduce_async_bulk_tensor", todo("cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rdi5, {%y1}], [%y0];")},
-      {"cp_async_bulk_prefetch_tensor", todo("cp.async.bulk.prefetch.tensor.1d.L2.global.tile [%rdi5, {%y1}];")},
-      {"tensormap_replace", todo("tensormap.replace.tile.global_address.global.b1024.b64 [%rdi5], %z0;")},
-      {"tensormap_cp_fenceproxy", todo("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rdi5], [%y0], 128;")},
+      // Bulk copies: sbar+0 holds an mbarrier, sbar+16 a 16-byte buffer; [%rdi5] is this thread's
+      // global slot. global 5 -> shared; shared 3 + global 5 (reduce add); shared 7 -> global.
+      {"cp_async_bulk", v("st.global.u32 [%rdi5], %x2;\n mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 16;\n cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y2], [%rdi5], 16, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 5)},
+      {"cp_reduce_async_bulk", v("st.global.u32 [%rdi5], %x2;\n mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x1;\n fence.proxy.async.shared::cta;\n cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 8)},
+      {"cp_async_bulk_prefetch", v("cp.async.bulk.prefetch.L2.global [%rdi5], 16;\n mov.u32 %y0, 1;", 1)},
+      {"cp_async_bulk_commit_group", v("mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x0;\n fence.proxy.async.shared::cta;\n cp.async.bulk.global.shared::cta.bulk_group [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 7)},
+      {"cp_async_bulk_wait_group", v("mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2], %x1;\n fence.proxy.async.shared::cta;\n cp.async.bulk.global.shared::cta.bulk_group [%rdi5], [%y2], 16;\n cp.async.bulk.commit_group;\n cp.async.bulk.wait_group.read 0;\n st.shared.u32 [%y2], %x0;\n cp.async.bulk.wait_group 0;\n ld.global.u32 %y0, [%rdi5];", 3)},
+      // Tensor copies whose tensorMap operand is not a map: misaligned, past the end of the 64-byte
+      // output buffer, in shared memory.
+      // (Real maps: the kernels/tma goldens, tests/cli/kernels_tma_golden.cmake.)
+      {"cp_async_bulk_tensor", Sample{"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%y0], [%rdi5+16, {%y1}], [%y2];", std::nullopt, false, "not 64-byte aligned"}},
+      {"cp_reduce_async_bulk_tensor", Sample{"cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rdi5+64, {%y1}], [%y0];", std::nullopt, false, "out-of-bounds global load of 8 bytes"}},
+      {"cp_async_bulk_prefetch_tensor", Sample{"mov.u64 %z1, sbar;\n cvta.shared.u64 %z2, %z1;\n cp.async.bulk.prefetch.tensor.1d.L2.global.tile [%z2, {%y1}];", std::nullopt, false, "is not in .param, .const or .global memory"}},
+      // tensormap.replace on 128 zero bytes of shared memory (not an encoded map: its framing check);
+      // cp_fenceproxy copies 128 bytes into the 64-byte output buffer (the global store faults at byte 64).
+      // (Valid maps: kernels/tma/tensormap_replace.json golden.)
+      {"tensormap_replace", Sample{"mov.u32 %y1, sbar;\n tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%y1], %z0;", std::nullopt, false, "not a tcsim-encoded tensor map"}},
+      {"tensormap_cp_fenceproxy", Sample{"mov.u32 %y1, sbar;\n tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rdi5], [%y1], 128;", std::nullopt, false, "out-of-bounds global store of 8 bytes"}},
       {"ldmatrix", todo("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%y0}, [%y1];")},
       {"stmatrix", todo("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%y1], {%y0};")},
       {"movmatrix", todo("movmatrix.sync.aligned.m8n8.trans.b16 %y0, %y1;")},

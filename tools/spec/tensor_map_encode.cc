@@ -28,19 +28,19 @@ isa::TensorMapParams to_params(const TensorMapSpec& t, uint64_t address) {
 
 }  // namespace
 
-std::vector<std::string> tensor_map_violations(const TensorMapSpec& t, uint64_t address) {
+std::vector<std::string> tensor_map_violations(const TensorMapSpec& t, uint64_t address, isa::Arch arch) {
   std::vector<std::string> r;
-  for (const auto& v : isa::validate_tensor_map(to_params(t, address))) r.push_back(v.to_string());
+  for (const auto& v : isa::validate_tensor_map(to_params(t, address), arch)) r.push_back(v.to_string());
   return r;
 }
 
 std::vector<std::byte> encode_tensor_map_bytes(const TensorMapSpec& t, uint64_t address,
-                                               const std::string& spec_file) {
-  const std::vector<std::string> v = tensor_map_violations(t, address);
+                                               const std::string& spec_file, isa::Arch arch) {
+  const std::vector<std::string> v = tensor_map_violations(t, address, arch);
   if (!v.empty())
     throw spec_error(spec_file, "tensor_maps." + t.name,
                      fmt::format("rejected (as cuTensorMapEncodeTiled would): {}", fmt::join(v, "; ")));
-  const auto e = isa::encode_tensor_map(to_params(t, address));
+  const auto e = isa::encode_tensor_map(to_params(t, address), arch);
   if (!e) throw spec_error(spec_file, "tensor_maps." + t.name, "cannot be encoded: " + e.error().message);
   std::vector<std::byte> b(e->size());
   for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::byte>((*e)[i]);

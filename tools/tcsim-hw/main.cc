@@ -129,7 +129,9 @@ int check_tensor_maps(const Options& o) {
     rejected += res != CUDA_SUCCESS;
     // tcsim's own verdict (isa's validate_tensor_map) beside the driver's.
     {
-      const std::vector<std::string> v = spec::tensor_map_violations(t, a);
+      // The device's architecture: the spec's arch (sm_90a on the H200).
+      const auto arch = tcsim::isa::parse_arch(s.arch.value_or("sm_100a")).value_or(tcsim::isa::Arch::Sm100a);
+      const std::vector<std::string> v = spec::tensor_map_violations(t, a, arch);
       const bool agree = v.empty() == (res == CUDA_SUCCESS);
       disagreements += !agree;
       fmt::print("  tcsim: {}{}  -> {}\n", v.empty() ? "ACCEPT" : "REJECT: ", fmt::join(v, "; "),

@@ -126,6 +126,8 @@ RunOptions parse_options(Args args) {
 class SimBackend final : public spec::Backend {
  public:
   SimBackend(sim::Device& d, std::string spec_file) : dev_(d), spec_file_(std::move(spec_file)) {}
+  // Tensor maps are checked with the rules of the modelled architecture's driver (sm_90a: the
+  // H200's, as measured).
 
   void load_module(const std::string& text, const std::string& name) override {
     module_ = &dev_.load_ptx(text, name);
@@ -149,7 +151,7 @@ class SimBackend final : public spec::Backend {
   void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
   void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
   std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t address) override {
-    return spec::encode_tensor_map_bytes(t, address, spec_file_);
+    return spec::encode_tensor_map_bytes(t, address, spec_file_, dev_.arch());
   }
   spec::LaunchOutcome launch(const std::string& kernel, const spec::LaunchSpec& s,
                              std::span<const std::byte> params, std::span<const spec::ParamInfo>) override {
@@ -213,7 +215,7 @@ int run_run(Args args) {
   // 256-byte aligned, so any 256-aligned base address gives the verdict the real address will.
   for (const auto& t : s.tensor_maps) {
     spec::check_tensor_map_extent(s, t);
-    spec::encode_tensor_map_bytes(t, (uint64_t{1} << 40) + t.offset_bytes, s.path);
+    spec::encode_tensor_map_bytes(t, (uint64_t{1} << 40) + t.offset_bytes, s.path, *arch);
   }
   // Read the golden first: a bad golden directory is bad input, found before a long simulation.
   std::optional<spec::OutputDir> golden;
