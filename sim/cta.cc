@@ -66,8 +66,37 @@ void Cta::check_complete(int b, Cycles now) {
   if (!bs.in_use) return;
   const uint32_t needed = bs.expected_threads ? (bs.expected_threads + 31) / 32 : warps_not_exited();
   if (bs.arrived_warps < needed) return;
+  if (bs.red_op != BarRedOp::None) deliver_reduction(bs);
   bs = BarrierState{};
   for (auto& w : warps_) w->release_barrier(b, now + kBarrierReleaseLatency);
+}
+
+void Cta::add_reduction(Warp& w, int b, BarRedOp op, uint32_t lanes, uint32_t true_lanes, Ref dst, bool pred) {
+  BarrierState& bs = bars_[b];
+  if (bs.in_use && bs.red_op == BarRedOp::None)
+    throw SimFault(-1, fmt::format("bar.red on barrier {}, which threads are using with bar.sync/bar.arrive: the PTX "
+                                   "ISA calls mixing them on an active barrier unpredictable (§9.7.13.1)", b));
+  if (bs.red_op != BarRedOp::None && bs.red_op != op)
+    throw SimFault(-1, fmt::format("bar.red on barrier {}: threads use different reduction operators (.popc, .and, "
+                                   ".or) for the same barrier instance", b));
+  bs.red_op = op;
+  bs.red_true += static_cast<uint32_t>(__builtin_popcount(true_lanes & lanes));
+  bs.red_total += static_cast<uint32_t>(__builtin_popcount(lanes));
+  bs.red_dsts.push_back({&w, lanes, dst, pred});
+}
+
+void Cta::deliver_reduction(const BarrierState& bs) {
+  const bool all = bs.red_true == bs.red_total, any = bs.red_true != 0;
+  for (const BarrierState::RedDst& d : bs.red_dsts) {
+    if (d.pred) {
+      const bool v = bs.red_op == BarRedOp::And ? all : any;
+      uint32_t& p = d.warp->preds()[d.dst];
+      p = (p & ~d.lanes) | (v ? d.lanes : 0);
+    } else {
+      uint64_t* r = d.warp->regs() + uint64_t{d.dst} * 32;
+      for (uint32_t m = d.lanes; m; m &= m - 1) r[__builtin_ctz(m)] = bs.red_true;
+    }
+  }
 }
 
 void Cta::on_exit(Warp& w, Cycles now) {

@@ -14,6 +14,8 @@ namespace tcsim::sim {
 
 class Sm;
 
+enum class BarRedOp : uint8_t { None, Popc, And, Or };
+
 // One of the 16 named CTA barriers (PTX ISA §9.7.13.1 "bar, barrier"). Arrival is counted per
 // warp: a warp arrives once all of its non-exited threads have executed the barrier (possibly in
 // different thread groups); the barrier completes when `expected` threads' warps (or, without a
@@ -22,6 +24,18 @@ struct BarrierState {
   uint32_t expected_threads = 0;  // 0: all threads of the CTA
   uint32_t arrived_warps = 0;
   bool in_use = false;
+  // bar.red (sim/exec/barrier.cc): the reduction of the arrived threads' predicates and, per
+  // arrival, where its threads want the result once the barrier completes.
+  struct RedDst {
+    Warp* warp;
+    uint32_t lanes;
+    Ref dst;    // register slot (.popc.u32) or predicate index (.and/.or .pred)
+    bool pred;
+  };
+  BarRedOp red_op = BarRedOp::None;
+  uint32_t red_true = 0;   // threads whose predicate was true
+  uint32_t red_total = 0;  // threads that contributed
+  std::vector<RedDst> red_dsts;
 };
 
 class Cta {
@@ -46,6 +60,9 @@ class Cta {
   // Lanes of `w` arrive at barrier b (expected: thread count operand, 0 = all). Returns false and
   // sets *error when threads disagree on the count.
   void arrive(Warp& w, int b, uint32_t lanes, uint32_t expected, Cycles now);
+  // bar.red: `lanes` of `w` contribute their predicates (`true_lanes`) to barrier b's reduction and
+  // want the result in `dst` when it completes; called just before they arrive (PTX ISA §9.7.13.1).
+  void add_reduction(Warp& w, int b, BarRedOp op, uint32_t lanes, uint32_t true_lanes, Ref dst, bool pred);
   // Lanes of `w` exited: barriers they no longer block may complete; the CTA may finish.
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
@@ -54,6 +71,7 @@ class Cta {
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);
   void check_complete(int b, Cycles now);
+  void deliver_reduction(const BarrierState& bs);
   uint32_t warps_not_exited() const;
 
   Sm* sm_;

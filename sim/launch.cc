@@ -58,6 +58,11 @@ class LaunchRun {
           first = &*p->fault();
       if (first) throw SimError(first->message);
       for (auto& p : parts_) p->overlay().commit(*L_.gm);
+      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
+      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
+      std::vector<AtomicQueue*> queues;
+      for (auto& p : parts_) queues.push_back(&p->atomics());
+      AtomicQueue::apply_all(queues, *L_.gm);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)

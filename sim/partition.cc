@@ -50,6 +50,7 @@ class DefaultFpEnv {
 void Partition::run_until(Cycles end) {
   DefaultFpEnv fp_env;
   issued_ = 0;
+  quantum_end_ = end;
   while (now_ < end && !fault_) {
     events_.run_due(now_);
     uint32_t n = 0;

@@ -11,6 +11,7 @@
 
 #include "sim/event_queue.h"
 #include "sim/launch_state.h"
+#include "sim/memory/atomic_queue.h"
 #include "sim/memory/store_overlay.h"
 #include "sim/sm.h"
 
@@ -36,7 +37,11 @@ class Partition {
   std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
   EventQueue& events() { return events_; }
   StoreOverlay& overlay() { return overlay_; }
+  // Global atomics issued this quantum, applied at its end (sim/memory/atomic_queue.h).
+  AtomicQueue& atomics() { return atomics_; }
   Cycles now() const { return now_; }
+  // The end (exclusive) of the quantum being run: when pending global atomics complete.
+  Cycles quantum_end() const { return quantum_end_; }
 
   // Runs until `end` (exclusive) or the first fault. Safe to call in parallel with other
   // partitions: touches only this partition's state and reads global memory.
@@ -66,7 +71,9 @@ class Partition {
   std::vector<std::unique_ptr<Sm>> sms_;
   EventQueue events_;
   StoreOverlay overlay_;
+  AtomicQueue atomics_;
   Cycles now_;
+  Cycles quantum_end_;
   std::optional<Fault> fault_;
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;

@@ -193,24 +193,30 @@ std::map<std::string, Sample> samples() {
       // 9.7.13: one thread; barriers complete with the threads that have not exited.
       {"bar_sync", v("bar.sync 0;\n mov.u32 %y0, 1;", 1)},
       {"bar_arrive", v("bar.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
-      {"bar_red", todo("setp.eq.u32 %p1, %x0, 7;\n bar.red.popc.u32 %y0, 0, %p1;")},
+      // bar.red with one participating thread whose predicate (7 == 7) is true: popc = 1; .and over
+      // !true = false selects 9.
+      {"bar_red", v("setp.eq.u32 %p1, %x0, 7;\n bar.red.popc.u32 %y0, 0, %p1;", 1)},
       {"barrier_sync", v("barrier.sync.aligned 0;\n mov.u32 %y0, 1;", 1)},
       {"barrier_arrive", v("barrier.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_red", todo("setp.eq.u32 %p1, %x0, 7;\n barrier.red.or.pred %p2, 0, %p1;")},
+      {"barrier_red", v("setp.eq.u32 %p1, %x0, 7;\n barrier.red.and.pred %p2, 0, !%p1;\n selp.u32 %y0, 5, 9, %p2;", 9)},
       {"bar_warp_sync", v("bar.warp.sync -1;\n mov.u32 %y0, 1;", 1)},
       {"barrier_cluster_arrive", todo("barrier.cluster.arrive;")},
       {"barrier_cluster_wait", todo("barrier.cluster.wait;")},
       {"membar", v("membar.gl;\n mov.u32 %y0, 1;", 1)},
       {"fence", v("fence.acq_rel.gpu;\n fence.proxy.async.shared::cta;\n mov.u32 %y0, 1;", 1)},
-      {"atom", todo("atom.global.add.u32 %y0, [%rdi5], 1;")},
-      {"red", todo("red.global.add.u32 [%rdi5], 1;")},
+      // atom: 7 stored, += 3 returns the old 7 and leaves 10 -> 7*100 + 10; red: 7 ^ 3 = 4.
+      {"atom", v("st.global.u32 [%rdi5+24], %x0;\n atom.global.add.u32 %y1, [%rdi5+24], %x1;\n"
+                 " ld.global.u32 %y2, [%rdi5+24];\n mad.lo.u32 %y0, %y1, 100, %y2;", 710)},
+      {"red", v("st.global.u32 [%rdi5+24], %x0;\n red.global.xor.b32 [%rdi5+24], %x1;\n ld.global.u32 %y0, [%rdi5+24];", 4)},
       {"red_async", todo("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%y0], %y1, [%y2];")},
       {"vote_sync", v("setp.eq.u32 %p1, %x0, 7;\n vote.sync.ballot.b32 %y0, %p1, -1;", 1)},
-      {"match_sync", todo("match.any.sync.b32 %y0, %x0, -1;")},
+      // One thread (lane 0; the other lanes exited): match.any = {lane 0} = 1, redux.add = 7, elect.sync
+      // elects lane 0: its lane id 0 + (p ? 5 : 9) = 5.
+      {"match_sync", v("match.any.sync.b32 %y0, %x0, -1;", 1)},
       {"activemask", v("activemask.b32 %y0;", 1)},
-      {"redux_sync", todo("redux.sync.add.u32 %y0, %x0, -1;")},
+      {"redux_sync", v("redux.sync.add.u32 %y0, %x0, -1;", 7)},
       {"griddepcontrol", v("griddepcontrol.wait;\n mov.u32 %y0, 1;", 1)},
-      {"elect_sync", todo("elect.sync %y0|%p0, -1;")},
+      {"elect_sync", v("elect.sync %y1|%p0, -1;\n selp.u32 %y2, 5, 9, %p0;\n add.u32 %y0, %y1, %y2;", 5)},
       {"mbarrier_init", todo("mbarrier.init.shared::cta.b64 [%y0], 1;")},
       {"mbarrier_inval", todo("mbarrier.inval.shared::cta.b64 [%y0];")},
       {"mbarrier_arrive", todo("mbarrier.arrive.shared::cta.b64 %z0, [%y0];")},
