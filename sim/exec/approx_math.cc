@@ -140,6 +140,19 @@ double tanh(double x) {
   if (a < 0x1p-10) {
     const double z = a * a;  // a - a^3/3 + 2a^5/15: the next term is below 2^-60 relative
     t = std::fma(a * z, std::fma(z, 2.0 / 15.0, -1.0 / 3.0), a);
+  } else if (a < 0.5) {
+    // 1 - 2/(e^2a + 1) would cancel here (relative error ~ 2^-53 / a). Instead: tanh of a / 2^k
+    // (< 2^-10) by the series, then k doublings tanh(2y) = 2 tanh(y) / (1 + tanh(y)^2), which do
+    // not amplify relative errors ((1 - t^2)/(1 + t^2) <= 1) and add about one rounding each.
+    int k = 0;
+    double y = a;
+    while (y >= 0x1p-10) {
+      y *= 0.5;
+      ++k;
+    }
+    const double z = y * y;
+    t = std::fma(y * z, std::fma(z, 2.0 / 15.0, -1.0 / 3.0), y);
+    for (; k > 0; --k) t = 2.0 * t / std::fma(t, t, 1.0);
   } else if (a > 20.0) {
     t = 1.0;  // 1 - tanh(20) < 2^-57
   } else {
