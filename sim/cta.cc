@@ -27,6 +27,16 @@ Cta::Cta(Sm& sm, const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles st
   live_warps_ = nwarps;
 }
 
+Cta::~Cta() {
+  if (cluster_) cluster_->detach(cluster_rank_);
+}
+
+void Cta::attach_cluster(std::shared_ptr<Cluster> c) {
+  cluster_ = std::move(c);
+  cluster_->attach(cluster_rank_, this);
+  exited_seen_.assign(warps_.size(), 0);
+}
+
 std::string Cta::name() const { return fmt::format("CTA ({},{},{})", ctaid_.x, ctaid_.y, ctaid_.z); }
 
 uint32_t Cta::warps_not_exited() const {
@@ -100,6 +110,12 @@ void Cta::deliver_reduction(const BarrierState& bs) {
 }
 
 void Cta::on_exit(Warp& w, Cycles now) {
+  // Exited threads no longer count for barrier.cluster (PTX ISA §9.7.13.3: all non-exited threads).
+  if (cluster_) {
+    const uint32_t fresh = w.exited() & w.valid() & ~exited_seen_[w.id()];
+    exited_seen_[w.id()] |= fresh;
+    if (fresh) cluster_->on_lanes_exit(cluster_rank_, w, fresh, now);
+  }
   for (int b = 0; b < 16; ++b) {
     if (!bars_[b].in_use) continue;
     check_warp_arrival(w, b, now);
@@ -107,7 +123,12 @@ void Cta::on_exit(Warp& w, Cycles now) {
   }
   if (w.done()) {
     --live_warps_;
-    if (live_warps_ == 0) finished_ = now;
+    if (live_warps_ == 0) {
+      finished_ = now;
+      mbarriers_.on_cta_exit(now);
+      // Peers must be done with this CTA's shared memory (DSMEM): throws naming an unordered access.
+      if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_);
+    }
   }
 }
 
@@ -120,6 +141,14 @@ std::string Cta::describe_barriers(const Program& prog, const LaunchState& L) co
     r += fmt::format("\n  {} barrier {}: {} of {} warps arrived ({})", name(), b, bs.arrived_warps, needed,
                      bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
                                          : std::string("all non-exited threads of the CTA"));
+  }
+  // The cluster barrier, once per cluster (in its lowest-ranked resident CTA).
+  if (cluster_ && cluster_->size() > 1) {
+    uint32_t lowest = cluster_->size();
+    for (uint32_t r = cluster_->size(); r-- > 0;)
+      if (cluster_->cta(r) && !cluster_->cta(r)->done()) lowest = r;
+    if (lowest == cluster_rank_ && !cluster_->describe_barrier().empty())
+      r += fmt::format("\n  {}", cluster_->describe_barrier());
   }
   bool header = false;
   for (const auto& w : warps_) {

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "sim/api.h"
+#include "sim/cluster.h"
 #include "sim/cycles.h"
+#include "sim/units/mbarrier.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -41,6 +43,9 @@ struct BarrierState {
 class Cta {
  public:
   Cta(Sm& sm, const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles start);
+  ~Cta();
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
 
   Sm& sm() const { return *sm_; }
   Dim3 ctaid() const { return ctaid_; }
@@ -56,6 +61,15 @@ class Cta {
   bool done() const { return live_warps_ == 0; }
   Cycles finished_at() const { return finished_; }
   std::string name() const;
+
+  // The cluster this CTA belongs to (a cluster of one without a cluster launch) and a handle on
+  // this CTA that stays safe after it retired (for events of asynchronous engines).
+  void attach_cluster(std::shared_ptr<Cluster> c);
+  Cluster& cluster() const { return *cluster_; }
+  CtaRef ref() const { return CtaRef{cluster_, cluster_rank_}; }
+  // The CTA's mbarrier objects (sim/units/mbarrier.h).
+  MbarrierUnit& mbarriers() { return mbarriers_; }
+  const MbarrierUnit& mbarriers() const { return mbarriers_; }
 
   // Lanes of `w` arrive at barrier b (expected: thread count operand, 0 = all). Returns false and
   // sets *error when threads disagree on the count.
@@ -86,6 +100,9 @@ class Cta {
   std::array<BarrierState, 16> bars_{};
   uint32_t live_warps_ = 0;
   Cycles finished_;
+  std::shared_ptr<Cluster> cluster_;
+  MbarrierUnit mbarriers_{*this};
+  std::vector<uint32_t> exited_seen_;  // per warp: lanes whose exit the cluster barrier has counted
 };
 
 }  // namespace tcsim::sim

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,7 +66,21 @@ class Partition {
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
 
+  // Checker warnings (reports that do not stop the kernel), at most one per `key` (a program that
+  // repeats a mistake in a loop reports it once). Collected into LaunchResult::warnings in
+  // partition order at the end of the launch.
+  void warn(Cycles when, const std::string& key, std::string message);
+  std::vector<std::string>& warnings() { return warnings_; }
+
+  // Schedule perturbation (DeviceOptions::schedule): a random extra delay in [0, max] cycles from
+  // this partition's generator (seeded per partition, so runs stay deterministic per seed with any
+  // number of host threads); 0 in the default deterministic order. Async engines add it to their
+  // latencies ("within legal bounds": an operation may always complete later).
+  uint32_t jitter(uint32_t max) { return perturb_ && max ? jitter_draw(max) : 0; }
+  bool perturbed() const { return perturb_; }
+
  private:
+  uint32_t jitter_draw(uint32_t max);
   const LaunchState* L_;
   uint32_t index_;
   std::vector<std::unique_ptr<Sm>> sms_;
@@ -78,7 +93,14 @@ class Partition {
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
   std::vector<uint8_t> approx_seen_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> warned_;
+  bool perturb_ = false;
+  uint64_t rng_ = 0;
 };
+
+// "file.ptx:L `instruction text`" of the instruction at `pc` (Program::code index).
+std::string pc_location(const LaunchState& L, uint32_t pc);
 
 // Formats an instruction-level fault: kernel, PTX file:line (and CUDA source line), the PTX text,
 // CTA, warp, lane and cycle, then the message.
