@@ -88,6 +88,14 @@ class LaunchRun {
     r.cycles = end.count();
     r.warp_instructions = total;
     r.thread_instructions = thread_instrs;
+    // The .approx forms that ran in any partition, in the program's (binding) order.
+    const std::vector<std::string>& names = L_.prog->approx_names;
+    for (size_t id = 0; id < names.size(); ++id)
+      for (auto& p : parts_)
+        if (id < p->approx_seen().size() && p->approx_seen()[id]) {
+          r.approx_ops.push_back(names[id]);
+          break;
+        }
     return r;
   }
 

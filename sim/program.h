@@ -124,6 +124,10 @@ struct Program {
   uint32_t max_local_per_lane = 1u << 20;  // stack limit per thread (bytes)
   uint32_t cc_slot = 0;          // predicate slot holding the per-lane carry flag CC.CF (0: unused)
   std::vector<std::string> notes;  // reasons for not-implemented forms (ExecInstr::aux indexes)
+  // Distinct .approx instruction forms of the kernel ("ex2.approx.ftz.f32"), in binding order; an
+  // approx execute function reports its index to Partition::note_approx (float_approx.cc), and the
+  // launch lists the ones that ran in LaunchResult::approx_ops.
+  std::vector<std::string> approx_names;
   std::string source_name;
 
   const isa::ptx::Instr& instr_of(const ExecInstr& e) const {

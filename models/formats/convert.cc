@@ -2,6 +2,7 @@
 // this file adds the modifiers (.ftz, .sat, .relu), the integer forms and the x2 lane packing.
 #include "models/formats/convert.h"
 
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -67,11 +68,40 @@ uint64_t apply_result_mods(DType t, uint64_t code, const CvtMods& m) {
   return code;
 }
 
+bool is_nan_code(DType t, uint64_t a) { return unpack(t, a).cls == FpClass::NaN; }
+
+// The NaN results of NaNRule::Hardware (convert.h); false when the canonical rule applies.
+bool hardware_nan(DType dst, DType src, uint64_t a, const CvtMods& m, uint64_t* r) {
+  if (m.nan != NaNRule::Hardware || m.sat || !is_nan_code(src, a)) return false;
+  if (dst == DType::F64 && (src == DType::F16 || src == DType::F32 || src == DType::F64)) {
+    // Sign and payload kept (the payload's top bit stays the top fraction bit), quieted.
+    uint64_t sign, payload;
+    int fbits;
+    if (src == DType::F16) {
+      sign = a >> 15 & 1, payload = a & 0x3ff, fbits = 10;
+    } else if (src == DType::F32) {
+      const uint64_t w = m.ftz ? 0x7fffffffu : a & 0xffffffffu;  // .ftz: canonical f32 NaN first
+      sign = w >> 31, payload = w & 0x7fffff, fbits = 23;
+    } else {
+      sign = a >> 63, payload = a & 0xfffffffffffffull, fbits = 52;
+    }
+    *r = sign << 63 | 0x7ffull << 52 | payload << (52 - fbits) | 1ull << 51;
+    return true;
+  }
+  if (dst == DType::TF32 && src == DType::F32) {
+    if (m.rnd == Round::RNA) *r = (a & 0xffffe000u) - (m.satfinite ? 0x2000u : 0u);
+    else *r = 0x7fffe000u;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 uint64_t cvt_float(DType dst, DType src, uint64_t a, const CvtMods& m) {
   if (is_int_type(dst) || is_int_type(src)) bad_types("cvt_float", dst, src);
   uint64_t r;
+  if (hardware_nan(dst, src, a, m, &r)) return r;
   if (src == DType::BF16 && dst == DType::F32) {
     r = (a & 0xffffu) << 16;  // exact widening; NaN payload kept (see convert.h)
   } else {
@@ -85,6 +115,7 @@ uint64_t cvt_float_round_int(DType t, uint64_t a, const CvtMods& m) {
   if (t != DType::F16 && t != DType::BF16 && t != DType::F32 && t != DType::F64)
     bad_types("cvt_float_round_int", t, t);
   if (m.ftz && t == DType::F32 && is_f32_subnormal(a)) a &= kF32Sign;
+  if (t == DType::F64 && m.nan == NaNRule::Hardware && !m.sat && is_nan_code(t, a)) return a | 1ull << 51;
   const double r = round_integral(to_double(t, a), m.rnd);
   return apply_result_mods(t, encode(t, r, Round::RN, false), m);  // r is representable: exact
 }
@@ -183,6 +214,76 @@ uint32_t cvt_unpack_x2(DType dst_elem, DType src_elem, uint32_t a, const CvtMods
   const uint64_t hi = cvt_float(dst_elem, src_elem, (a >> in_lane) & mask, m);
   const uint64_t lo = cvt_float(dst_elem, src_elem, a & mask, m);
   return static_cast<uint32_t>((hi << 16) | lo);
+}
+
+}  // namespace tcsim::models
+
+namespace tcsim::models {
+
+uint64_t cvt_float_rs(DType dst, uint32_t a, uint32_t rand, int rand_bits, const CvtMods& m) {
+  const Unpacked u = unpack(DType::F32, a);
+  if (u.cls == FpClass::NaN || u.cls == FpClass::Inf || u.cls == FpClass::Zero) {
+    CvtMods rn = m;
+    rn.rnd = Round::RN;
+    return cvt_float(dst, DType::F32, a, rn);
+  }
+  if (rand_bits < 1 || rand_bits > 32) throw std::invalid_argument("cvt.rs: 1 to 32 random bits");
+  const FormatSpec& f = format_spec(dst);
+  // |a| = sig * 2^(exp - frac_bits); the destination's ulp at this magnitude is 2^ulp_e.
+  const uint64_t sig = u.sig;
+  const int e0 = u.exp - u.frac_bits;  // exponent of sig's last bit
+  const int lead = e0 + 63 - std::countl_zero(sig);
+  const int ulp_e = (lead < f.emin() ? f.emin() : lead) - f.mant_bits;
+  uint64_t kept;
+  bool carry = false;
+  if (ulp_e <= e0) {
+    kept = sig << (e0 - ulp_e);  // exactly representable: no bits discarded
+  } else {
+    const int shift = ulp_e - e0;
+    kept = shift >= 64 ? 0 : sig >> shift;
+    const uint64_t disc = shift >= 64 ? sig : sig & ((1ull << shift) - 1);
+    // The first rand_bits discarded bits (zero-padded when fewer bits were discarded).
+    const uint64_t top = shift >= rand_bits ? (shift - rand_bits >= 64 ? 0 : disc >> (shift - rand_bits))
+                                            : disc << (rand_bits - shift);
+    const uint64_t r = rand & (rand_bits >= 32 ? 0xffffffffull : (1ull << rand_bits) - 1);
+    carry = top + r >= (1ull << rand_bits);
+  }
+  // kept (+1) * 2^ulp_e is representable or an overflow: RN is exact here and handles overflow.
+  const uint64_t code = encode_exact(dst, u.neg, kept + (carry ? 1 : 0), ulp_e, false, Round::RN, m.satfinite);
+  CvtMods post = m;
+  post.ftz = post.sat = false;
+  return apply_result_mods(dst, code, post);
+}
+
+uint32_t cvt_rs_f32x2(DType dst_elem, uint32_t a, uint32_t b, uint32_t rbits, const CvtMods& m) {
+  if (dst_elem != DType::F16 && dst_elem != DType::BF16) bad_types("cvt_rs_f32x2", dst_elem, DType::F32);
+  const bool f16 = dst_elem == DType::F16;
+  const int nb = f16 ? 13 : 16;
+  const uint32_t mask = f16 ? 0x1fffu : 0xffffu;
+  const uint64_t hi = cvt_float_rs(dst_elem, a, (rbits >> 16) & mask, nb, m);
+  const uint64_t lo = cvt_float_rs(dst_elem, b, rbits & mask, nb, m);
+  return static_cast<uint32_t>(hi << 16 | lo);
+}
+
+uint32_t cvt_rs_x4(DType dst_elem, const uint32_t src[4], uint32_t rbits, const CvtMods& m) {
+  uint32_t rnd[4];
+  int nb, lane;
+  switch (dst_elem) {
+    case DType::E4M3: case DType::E5M2: case DType::E2M3: case DType::E3M2:
+      nb = 16, lane = 8;
+      rnd[0] = rnd[1] = rbits >> 16;
+      rnd[2] = rnd[3] = rbits & 0xffffu;
+      break;
+    case DType::E2M1:
+      nb = 8, lane = 4;
+      rnd[0] = rbits >> 24, rnd[1] = rbits >> 8 & 0xff, rnd[2] = rbits >> 16 & 0xff, rnd[3] = rbits & 0xff;
+      break;
+    default: bad_types("cvt_rs_x4", dst_elem, DType::F32);
+  }
+  uint32_t d = 0;
+  for (int i = 0; i < 4; ++i)
+    d |= static_cast<uint32_t>(cvt_float_rs(dst_elem, src[i], rnd[i], nb, m)) << (lane * (3 - i));
+  return d;
 }
 
 }  // namespace tcsim::models

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/exec/half_compare.h"
 #include "sim/exec/lane_ops.h"
 
 namespace tcsim::sim {
@@ -200,6 +201,9 @@ void bind_compare_select(BindCtx& b) {
     b.out.o[3] = b.src(3, ct);
     return;
   }
+  // set with a half-precision destination or source (set.lt.f16.f32, set.ne.u16.bf16): PTX ISA
+  // §9.7.7.1 half-precision comparison.
+  if (op == Op::set && (isa::ptx::is_half(b.type(0)) || isa::ptx::is_half(b.type(1)))) return bind_half_compare(b);
   // setp / set
   b.only_mods({Mod::ftz, Mod::and_, Mod::or_, Mod::xor_, Mod::lo, Mod::hi});
   const CmpOp cmp = b.in.cmp;

@@ -15,7 +15,8 @@
 //  - float destinations: .sat clamps to [0, 1] (NaN -> 0). NaN results (H200 goldens, kernels/basic
 //    cvt_float / f64_math): f32 destinations from f32/f64 get the canonical NaN 0x7fffffff; a NaN
 //    converted to f64 (from f32, from f16, or rounded f64 -> f64) keeps its sign and payload and is
-//    quieted; see hw_nan() below for f16 and tf32.
+//    quieted; the rules are models::NaNRule::Hardware (models/formats/convert.h), which the fast
+//    paths below reproduce and the model-backed forms use directly.
 // A destination register wider than .dtype receives the value extended per .dtype's signedness.
 // Conversions involving f16, bf16, tf32 and the fp8/fp6/fp4 formats (scalar and the packed x2
 // forms) are computed by models/formats (models::cvt_*), one lane at a time:
@@ -23,7 +24,9 @@
 //   cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2}.f32 d, a, b;
 //   cvt.rn.satfinite{.relu}.{e4m3x2,...}.{f16x2,bf16x2} d, a;   cvt.rn{.relu}.{f16x2,bf16x2}.{e4m3x2,...} d, a;
 //   cvt.{rz,rp}{.satfinite}.ue8m0x2.{f32,bf16x2};  cvt.rn.bf16x2.ue8m0x2;  cvt.rna{.satfinite}.tf32.f32
-// (stochastic rounding .rs and .s2f6x2 are not implemented: they fail when run).
+//   cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits;                 (sm_100a)
+//   cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,e2m3x4,e3m2x4,e2m1x4}.f32 d, {a, b, e, f}, rbits;
+// (.s2f6x2 and .scaled::n2::ue8m0 are not implemented: they fail when run; cvt.pack is cvt_pack.cc.)
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -269,7 +272,7 @@ ExecFn pick_same(int ri, bool ftz, bool sat) {
 
 // ---- models/formats-backed conversions ---------------------------------------------------------
 
-enum class ModelKind : uint8_t { Float, FloatToInt, IntToFloat, RoundInt, PackF32x2, PackX2, UnpackX2 };
+enum class ModelKind : uint8_t { Float, FloatToInt, IntToFloat, RoundInt, PackF32x2, PackX2, UnpackX2, RsF32x2, RsX4 };
 
 struct ModelCvt {
   ModelKind kind;
@@ -282,7 +285,7 @@ struct ModelCvt {
 inline uint64_t pack_model(const ModelCvt& m) {
   return uint64_t(m.kind) | uint64_t(m.dst) << 8 | uint64_t(m.src) << 16 | uint64_t(m.mods.rnd) << 24 |
          uint64_t(m.mods.satfinite) << 32 | uint64_t(m.mods.relu) << 33 | uint64_t(m.mods.sat) << 34 |
-         uint64_t(m.mods.ftz) << 35 |
+         uint64_t(m.mods.ftz) << 35 | uint64_t(m.mods.nan) << 36 |
          uint64_t(m.regmask == ~uint64_t{0} ? 64 : __builtin_ctzll(m.regmask + 1)) << 40;
 }
 inline ModelCvt unpack_model(uint64_t a) {
@@ -295,42 +298,14 @@ inline ModelCvt unpack_model(uint64_t a) {
   m.mods.relu = a >> 33 & 1;
   m.mods.sat = a >> 34 & 1;
   m.mods.ftz = a >> 35 & 1;
+  m.mods.nan = models::NaNRule(a >> 36 & 1);
   const unsigned rb = static_cast<unsigned>(a >> 40 & 0x7f);
   m.regmask = rb >= 64 ? ~uint64_t{0} : (uint64_t{1} << rb) - 1;
   return m;
 }
 
-// NaN inputs where the H200 differs from models/formats' canonical-NaN rule (kernels/basic
-// cvt_float goldens; to move into models/formats once its owner adopts them):
-//  - f16 -> f64 (col 7-8): sign and payload kept, quieted. (f16 -> f32 gives the canonical NaN
-//    0x7fffffff, col 6, as models/formats does.)
-//  - cvt.rna.tf32.f32 (col 18): the input with its 13 low bits cleared (truncated, not rounded;
-//    sign and payload kept, not quieted). .satfinite (col 19) then subtracts one tf32 ulp (0x2000)
-//    — the mechanism that turns an infinity into MAX_NORM, applied to the NaN's bits.
-//  - cvt.rn/.rz{.relu}.tf32.f32 (col 20-22): 0x7fffe000 (the canonical NaN, truncated).
-bool hw_nan(const ModelCvt& m, uint64_t a, uint64_t* r) {
-  if (m.kind != ModelKind::Float) return false;
-  if (m.src == models::DType::F16 && m.dst == models::DType::F64 && (a & 0x7fff) > 0x7c00 && !m.mods.sat &&
-      !m.mods.relu) {
-    const uint64_t sign = a >> 15 & 1, pay = a & 0x3ff;
-    *r = sign << 63 | uint64_t{0x7ff} << 52 | pay << 42 | fp::kQuietBit64;
-    return true;
-  }
-  if (m.src == models::DType::F32 && m.dst == models::DType::TF32 && (a & 0x7fffffff) > 0x7f800000) {
-    if (m.mods.rnd != models::Round::RNA) {
-      *r = 0x7fffe000u;
-    } else {
-      *r = a & 0xffffe000u;
-      if (m.mods.satfinite) *r -= 0x2000;
-    }
-    return true;
-  }
-  return false;
-}
-
-uint64_t model_convert(const ModelCvt& m, uint64_t a, uint64_t b) {
-  if (uint64_t r; hw_nan(m, a, &r)) [[unlikely]]
-    return r;
+// c: the rbits operand of the .rs forms; x4: the four f32 sources of the x4 forms.
+uint64_t model_convert(const ModelCvt& m, uint64_t a, uint64_t b, uint64_t c = 0, const uint32_t* x4 = nullptr) {
   switch (m.kind) {
     case ModelKind::Float: return models::cvt_float(m.dst, m.src, a, m.mods);
     case ModelKind::FloatToInt: return models::cvt_float_to_int(m.dst, m.src, a, m.mods);
@@ -339,19 +314,34 @@ uint64_t model_convert(const ModelCvt& m, uint64_t a, uint64_t b) {
     case ModelKind::PackF32x2: return models::cvt_pack_f32x2(m.dst, static_cast<uint32_t>(a), static_cast<uint32_t>(b), m.mods);
     case ModelKind::PackX2: return models::cvt_pack_x2(m.dst, m.src, static_cast<uint32_t>(a), m.mods);
     case ModelKind::UnpackX2: return models::cvt_unpack_x2(m.dst, m.src, static_cast<uint32_t>(a), m.mods);
+    case ModelKind::RsF32x2:
+      return models::cvt_rs_f32x2(m.dst, static_cast<uint32_t>(a), static_cast<uint32_t>(b), static_cast<uint32_t>(c), m.mods);
+    case ModelKind::RsX4: {
+      const uint32_t zero[4] = {0, 0, 0, 0};
+      return models::cvt_rs_x4(m.dst, x4 ? x4 : zero, static_cast<uint32_t>(c), m.mods);
+    }
   }
   return 0;
 }
 
+// o[1] a, o[2] b (x2 pairs), o[3] rbits (.rs); the x4 sources are operands 0..3 (first_op).
 void exec_cvt_model(ExecCtx& c, const ExecInstr& in) {
   const ModelCvt m = unpack_model(in.aux);
   uint64_t* d = c.dst(in.o[0]);
-  const uint64_t* a = c.src(in.o[1]);
-  const uint64_t* b = m.kind == ModelKind::PackF32x2 ? c.src(in.o[2]) : nullptr;
+  const bool x4 = m.kind == ModelKind::RsX4;
+  const uint64_t* a = x4 ? nullptr : c.src(in.o[1]);
+  const uint64_t* b = m.kind == ModelKind::PackF32x2 || m.kind == ModelKind::RsF32x2 ? c.src(in.o[2]) : nullptr;
+  const uint64_t* rb = m.kind == ModelKind::RsF32x2 || x4 ? c.src(in.o[3]) : nullptr;
+  const uint64_t* v[4] = {nullptr, nullptr, nullptr, nullptr};
+  if (x4)
+    for (int k = 0; k < 4; ++k) v[k] = c.src(c.op(in, k).ref);
   for_lanes(c.mask, [&](int i) {
     uint64_t r = 0;
+    uint32_t src4[4] = {0, 0, 0, 0};
+    if (x4)
+      for (int k = 0; k < 4; ++k) src4[k] = static_cast<uint32_t>(v[k][i]);
     try {
-      r = model_convert(m, a[i], b ? b[i] : 0);
+      r = model_convert(m, a ? a[i] : 0, b ? b[i] : 0, rb ? rb[i] : 0, x4 ? src4 : nullptr);
     } catch (const std::exception& e) {
       c.fail(i, e.what());
     }
@@ -399,10 +389,57 @@ models::Round model_round(Rounding r) {
   }
 }
 
+// cvt.rs (sm_100a): the f16x2/bf16x2 pair form and the x4 forms (models/formats cvt_rs_*).
+void bind_cvt_rs(BindCtx& b, Type dt, Type st) {
+  b.only_mods({Mod::satfinite, Mod::relu});
+  if (st != Type::F32) b.fail("cvt.rs converts .f32 sources");
+  ModelCvt m;
+  m.src = models::DType::F32;
+  m.mods.satfinite = b.has(Mod::satfinite);
+  m.mods.relu = b.has(Mod::relu);
+  m.mods.nan = models::NaNRule::Hardware;
+  int dbits = 32;
+  switch (dt) {
+    case Type::F16x2: m.dst = models::DType::F16; m.kind = ModelKind::RsF32x2; break;
+    case Type::BF16x2: m.dst = models::DType::BF16; m.kind = ModelKind::RsF32x2; break;
+    case Type::E4M3x4: m.dst = models::DType::E4M3; m.kind = ModelKind::RsX4; break;
+    case Type::E5M2x4: m.dst = models::DType::E5M2; m.kind = ModelKind::RsX4; break;
+    case Type::E2M3x4: m.dst = models::DType::E2M3; m.kind = ModelKind::RsX4; break;
+    case Type::E3M2x4: m.dst = models::DType::E3M2; m.kind = ModelKind::RsX4; break;
+    case Type::E2M1x4: m.dst = models::DType::E2M1; m.kind = ModelKind::RsX4; dbits = 16; break;
+    default:
+      b.fail(fmt::format("cvt.rs has no .{} form (f16x2, bf16x2, e4m3x4, e5m2x4, e2m3x4, e3m2x4, e2m1x4)",
+                         isa::ptx::type_name(dt)));
+  }
+  if (m.kind == ModelKind::RsX4 && !m.mods.satfinite) b.fail("cvt.rs to an x4 format needs .satfinite");
+  m.regmask = (uint64_t{1} << dbits) - 1;
+  b.out.o[0] = b.dst(0, dbits, /*wider_ok=*/true);
+  if (m.kind == ModelKind::RsF32x2) {
+    if (b.nops() != 4) b.fail("cvt.rs.{f16x2,bf16x2}.f32 takes d, a, b, rbits");
+    b.out.o[1] = b.src(1, Type::F32);
+    b.out.o[2] = b.src(2, Type::F32);
+    b.out.o[3] = b.src(3, Type::B32);
+  } else {
+    const isa::ptx::Operand& v = b.operand(1);
+    if (b.nops() != 3 || v.kind != isa::ptx::OperandKind::Vector || v.elems.size() != 4)
+      b.fail("cvt.rs to an x4 format takes d, {a, b, e, f}, rbits");
+    for (int k = 0; k < 4; ++k) {
+      ExecOperand e;
+      e.ref = b.src_of(v.elems[k], Type::F32);
+      const uint32_t idx = b.push(e);
+      if (k == 0) b.out.first_op = idx;
+    }
+    b.out.nops = 4;
+    b.out.o[3] = b.src(2, Type::B32);
+  }
+  b.out.aux = pack_model(m);
+  b.out.fn = exec_cvt_model;
+}
+
 // Binds a conversion that involves a format other than integers, f32 and f64.
 void bind_model_cvt(BindCtx& b, Type dt, Type st) {
+  if (b.in.rnd == Rounding::RS) return bind_cvt_rs(b, dt, st);
   b.only_mods({Mod::ftz, Mod::sat, Mod::satfinite, Mod::relu});
-  if (b.in.rnd == Rounding::RS) return b.not_implemented("stochastic rounding (.rs)");
   bool dx2, sx2;
   const auto dm = model_type(dt, &dx2), sm = model_type(st, &sx2);
   if (!dm || !sm)
@@ -415,7 +452,9 @@ void bind_model_cvt(BindCtx& b, Type dt, Type st) {
   m.mods.relu = b.has(Mod::relu);
   m.mods.sat = b.has(Mod::sat);
   m.mods.ftz = b.has(Mod::ftz);
+  m.mods.nan = models::NaNRule::Hardware;
   const bool dint = isa::ptx::is_integer(dt), sint = isa::ptx::is_integer(st);
+  if (b.nops() > 3) b.fail("cvt takes d, a (or d, a, b for the pair forms; rbits only with .rs)");
   const bool pair_src = b.nops() == 3;
   if (dx2 && st == Type::F32 && pair_src) m.kind = ModelKind::PackF32x2;
   else if (dx2 && sx2 && isa::ptx::type_bits(st) == 32 && (*sm == models::DType::F16 || *sm == models::DType::BF16) &&
@@ -457,14 +496,17 @@ bool is_frnd(Rounding r) { return r == Rounding::RN || r == Rounding::RZ || r ==
 
 }  // namespace
 
+void bind_cvt_pack(BindCtx& b);  // cvt_pack.cc
+
 void bind_convert(BindCtx& b) {
   const Type dt = b.type(0), st = b.type(1);
-  if (b.has(Mod::pack)) return b.not_implemented("cvt.pack");
+  if (b.has(Mod::pack)) return bind_cvt_pack(b);  // cvt_pack.cc (PTX ISA §9.7.9.22)
   if (dt == Type::None || st == Type::None) b.fail("cvt needs a destination and a source type");
   if (!(is_f(dt) || is_i(dt)) || !(is_f(st) || is_i(st)) || b.has(Mod::satfinite) || b.has(Mod::relu) ||
       b.in.rnd == Rounding::RNA)
     return bind_model_cvt(b, dt, st);
   b.only_mods({Mod::ftz, Mod::sat});
+  if (b.nops() != 2) b.fail(fmt::format("cvt.{}.{} takes two operands, d and a", isa::ptx::type_name(dt), isa::ptx::type_name(st)));
   const Rounding rr = b.in.rnd;
   const bool ftz = b.has(Mod::ftz), sat = b.has(Mod::sat);
   auto need = [&](bool ok, const std::string& what) {

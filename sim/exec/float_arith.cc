@@ -9,6 +9,8 @@
 //   max: as min.
 //   testp.op.type p, a;     .op = { .finite, .infinite, .number, .notanumber, .normal, .subnormal }
 //   copysign.type d, a, b;  d = |b| with the sign of a
+// (The packed .f32x2 forms are bound by float_x2.cc, the mixed-precision .f32.{f16,bf16} forms of
+// add/sub/fma (§9.7.5) by float_mixed.cc.)
 // Rounding: every mode is exact (fp_util.h HostRounding). Default rounding is .rn. .ftz flushes
 // subnormal inputs and results to sign-preserving zero (flushing the rounded result); .sat clamps
 // to [0, 1] with NaN -> 0. NaN results: f32 canonical, f64 propagated (fp_util.h fp::result).
@@ -19,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/exec/float_forms.h"
 #include "sim/exec/fp_util.h"
 #include "sim/exec/lane_ops.h"
 
@@ -183,15 +186,9 @@ void bind_float_arith(BindCtx& b) {
   auto need = [&](bool ok, const std::string& what) {
     if (!ok) b.fail(what);
   };
-  if (t == Type::F32x2) return b.not_implemented("packed .f32x2 arithmetic");
-  if (t != Type::F32 && t != Type::F64) {
-    if (op == Op::fma_float || op == Op::mad_float || op == Op::add_float || op == Op::sub_float || op == Op::mul_float)
-      return b.not_implemented(fmt::format("mixed-precision .{} forms", isa::ptx::type_name(t)));
-    b.fail(fmt::format("type .{} is not .f32 or .f64", isa::ptx::type_name(t)));
-  }
-  if (b.type(1) != Type::None && (op == Op::fma_float || op == Op::add_float || op == Op::sub_float ||
-                                  op == Op::mul_float || op == Op::mad_float))
-    return b.not_implemented(fmt::format("mixed-precision .{}.{} forms", isa::ptx::type_name(t), isa::ptx::type_name(b.type(1))));
+  if (t == Type::F32x2) return bind_float_x2(b);  // float_x2.cc (sm_100+)
+  if (t != Type::F32 && t != Type::F64) b.fail(fmt::format("type .{} is not .f32 or .f64", isa::ptx::type_name(t)));
+  if (b.type(1) != Type::None) return bind_float_mixed(b);  // .f32.f16 / .f32.bf16: float_mixed.cc
   const bool f32 = t == Type::F32;
   const bool ftz = b.has(Mod::ftz), sat = b.has(Mod::sat);
   if (!f32) need(!ftz && !sat, ".ftz and .sat apply to .f32 only");

@@ -3,7 +3,7 @@
 //   rcp.rnd{.ftz}.f32 d, a;      rcp.rnd.f64 d, a;
 //   sqrt.rnd{.ftz}.f32 d, a;     sqrt.rnd.f64 d, a;
 // The .approx / .full forms (div.approx.f32, div.full.f32, rcp.approx*, sqrt.approx.f32) are not
-// IEEE-exact by definition and belong to the approx family (not implemented yet: they fail when run).
+// IEEE-exact by definition and are bound by the approx family (float_approx.cc).
 // Results are correctly rounded in every mode (fp_util.h HostRounding); .ftz flushes subnormal
 // inputs and results; NaN results: f32 canonical, f64 propagated (fp_util.h fp::result).
 #include <cmath>
@@ -69,8 +69,7 @@ void bind_float_div_sqrt(BindCtx& b) {
   const Type t = b.type(0);
   if (t != Type::F32 && t != Type::F64) b.fail(fmt::format("type .{} is not .f32 or .f64", isa::ptx::type_name(t)));
   b.only_mods({Mod::ftz, Mod::approx, Mod::full});
-  if (b.has(Mod::approx) || b.has(Mod::full))
-    return b.not_implemented(".approx/.full division, reciprocal and square root (approx family)");
+  if (b.has(Mod::approx) || b.has(Mod::full)) return bind_float_approx(b);
   const Rounding rr = b.in.rnd;
   if (rr != Rounding::RN && rr != Rounding::RZ && rr != Rounding::RM && rr != Rounding::RP)
     b.fail("IEEE div/rcp/sqrt need a rounding modifier .rn, .rz, .rm or .rp (or .approx)");

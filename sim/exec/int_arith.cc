@@ -1,6 +1,6 @@
 // PTX ISA §9.7.1 Integer Arithmetic Instructions (arithmetic part; bit manipulation is in
 // int_bits.cc, extended precision in ext_precision.cc):
-//   add{.sat}.type d, a, b;            .type = { .u16, .u32, .u64, .s16, .s32, .s64 } (.sat: .s32)
+//   add{.sat}.type d, a, b;            .type = { .u16, .u32, .u64, .s16, .s32, .s64, .u16x2, .s16x2 } (.sat: .s32)
 //   sub{.sat}.type d, a, b;
 //   mul.mode.type  d, a, b;            .mode = { .hi, .lo, .wide }
 //   mad.mode.type  d, a, b, c;         mad.hi.sat.s32
@@ -109,11 +109,14 @@ template <class T> void exec_mad_hi(ExecCtx& c, const ExecInstr& in) {
     return bits<T>(static_cast<T>(static_cast<U<T>>(hi + static_cast<U<T>>(as<T>(e)))));
   });
 }
-// mad.hi.sat.s32: (a*b)[63:32] + c, saturated (PTX ISA §9.7.1.4).
+// mad.hi.sat.s32: PTX ISA §9.7.1.4 says (a*b)[63:32] + c saturated to [INT32_MIN, INT32_MAX], but
+// the H200 does not saturate: kernels/basic int_arith column 13 wraps modulo 2^32 in all 38 of its
+// overflowing cases (INT_MIN*INT_MIN + c, random operands), so tcsim follows the hardware and
+// computes mad.hi.s32. ASSUMED the same on sm_100a (no Blackwell run yet).
 void exec_mad_hi_sat_s32(ExecCtx& c, const ExecInstr& in) {
   ternary<int32_t>(c, in, [](uint64_t a, uint64_t b, uint64_t e) {
     const int64_t hi = (int64_t{as<int32_t>(a)} * as<int32_t>(b)) >> 32;
-    return bits<int32_t>(sat32(hi + as<int32_t>(e)));
+    return uint64_t{static_cast<uint32_t>(static_cast<uint64_t>(hi) + static_cast<uint32_t>(e))};
   });
 }
 template <class T> void exec_mad_wide(ExecCtx& c, const ExecInstr& in) {
@@ -206,7 +209,18 @@ template <class T, bool Max, bool Relu> void exec_minmax(ExecCtx& c, const ExecI
     return r;
   });
 }
-// Packed 16-bit halves (.u16x2 / .s16x2, sm_90+): each half independently.
+// Packed 16-bit halves (.u16x2 / .s16x2, sm_90+): each half independently (add/sub wrap modulo
+// 2^16 per half, PTX ISA §9.7.1.1-2).
+template <bool Sub> void exec_addsub_x2(ExecCtx& c, const ExecInstr& in) {
+  binary<uint32_t>(c, in, [](uint32_t a, uint32_t b) {
+    uint32_t r = 0;
+    for (int k = 0; k < 2; ++k) {
+      const uint16_t x = static_cast<uint16_t>(a >> (16 * k)), y = static_cast<uint16_t>(b >> (16 * k));
+      r |= uint32_t{static_cast<uint16_t>(Sub ? x - y : x + y)} << (16 * k);
+    }
+    return r;
+  });
+}
 template <class H, bool Max, bool Relu> void exec_minmax_x2(ExecCtx& c, const ExecInstr& in) {
   binary<uint32_t>(c, in, [](uint32_t a, uint32_t b) {
     uint32_t r = 0;
@@ -247,8 +261,10 @@ void bind_int_arith(BindCtx& b) {
     case Op::add_int:
     case Op::sub_int:
       b.only_mods({Mod::sat});
-      if (is_x2) return b.not_implemented("add/sub on packed .u16x2/.s16x2");
-      if (b.has(Mod::sat)) {
+      if (is_x2) {
+        need(!b.has(Mod::sat), ".sat applies only to .s32");
+        fn = op == Op::add_int ? &exec_addsub_x2<false> : &exec_addsub_x2<true>;
+      } else if (b.has(Mod::sat)) {
         need(t == Type::S32, ".sat applies only to .s32");
         fn = op == Op::add_int ? exec_add_sat_s32 : exec_sub_sat_s32;
       } else {

@@ -58,13 +58,11 @@ isa::Expected<TileBox> TileBox::plan(const isa::TensorMapParams& m, std::span<co
     return err(fmt::format("tensorCoords[0] = {} with the packed type {}: the first coordinate must be a multiple of "
                            "128 (PTX ISA §9.7.9.25.5.1)",
                            coords[0], isa::tensor_map_dtype_name(m.data_type)));
-  // H200: a dimension-0 start that is not 16-byte aligned is rounded down to the 16-byte boundary
-  // (the box keeps its size; tma_box.h).
-  int32_t c0_eff = coords[0];
-  if (c0_bits % 128 != 0) {
-    const int64_t floor_bits = (c0_bits >= 0 ? c0_bits : c0_bits - 127) / 128 * 128;
-    c0_eff = static_cast<int32_t>(floor_bits / gbits);
-  }
+  if (c0_bits % 128 != 0)
+    return err(fmt::format("tensorCoords[0] = {} puts the box's first byte {} bytes from the start of a row ({}-bit "
+                           "elements): the first dimension-0 byte must be 16-byte aligned; the H200 raises "
+                           "CUDA_ERROR_ILLEGAL_INSTRUCTION otherwise (measured on H200, driver 580.159.04, 2026-11-30)",
+                           coords[0], static_cast<double>(c0_bits) / 8.0, gbits));
 
   isa::TmaBox box;
   box.rank = static_cast<int>(m.rank);
@@ -80,7 +78,6 @@ isa::Expected<TileBox> TileBox::plan(const isa::TensorMapParams& m, std::span<co
 
   TileBox b(m, std::move(*layout));
   for (uint32_t d = 0; d < m.rank; ++d) b.coord_[d] = coords[d];
-  b.coord_[0] = c0_eff;
   b.gbits_ = static_cast<uint32_t>(gbits);
   b.rows_ = 1;
   for (int d = 1; d < 5; ++d) b.rows_ *= b.layout_.extent(d);

@@ -26,11 +26,9 @@
 //   * A TMA store writes whole 16-byte chunks along dimension 0: when globalDim[0] * elemBytes is
 //     not a multiple of 16, the elements up to the row's next 16-byte boundary are written too
 //     (tma_store_2d_sw64). Reduces are not measured and use the exact bound.
-//   * A box whose first dimension-0 byte is not 16-byte aligned starts at the 16-byte boundary below
-//     it, with its size unchanged: swizzle/sw_none_u32_w48 (u32, tensorCoords[0] = 5, 20 bytes into
-//     the row) loaded columns 4..15 (the H200 run of 02:16 UTC; an earlier run of that spec had died
-//     with CUDA_ERROR_ILLEGAL_INSTRUCTION, not reproduced). Negative unaligned starts are rounded
-//     the same way (floor): UNCONFIRMED.
+//   * A box's first dimension-0 byte must be 16-byte aligned (c_0 * elemBytes % 16 == 0, negative
+//     starts included): swizzle/sw_none_u32_w48 started 20 bytes into its rows and died with
+//     CUDA_ERROR_ILLEGAL_INSTRUCTION (kernels/tma/README.md fact 4).
 #pragma once
 #include <array>
 #include <cstdint>

@@ -3,6 +3,8 @@
 # message naming the fault (kernels/basic/bad/expect_error.cmake does the run and the checks).
 #  * tma_box_outside_smem: an 8 KiB box into 4 KiB of dynamic shared memory -> error (exit 2) at the
 #    cp.async.bulk.tensor naming the destination range and the CTA's window (the H200 faults).
+#  * missing_expect_tx: arrive instead of arrive.expect_tx -> the consumers read the TMA destination
+#    while the copy is in flight: the proxy checker's race warning naming both lines (exit 0).
 #  * missing_fence_proxy_async: st.shared, __syncthreads, TMA store, no fence.proxy.async -> the
 #    kernel completes (exit 0) with the proxy checker's warning naming both PTX lines.
 if(EXISTS ${PROJECT_SOURCE_DIR}/tools/tcsim/cmd_run.cc)
@@ -14,5 +16,9 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/tools/tcsim/cmd_run.cc)
   add_test(NAME kernels_tma_bad_missing_fence_proxy_async
            COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_fence_proxy_async.json
                    -DEXPECT_RC=0 "-DEXPECT_REGEX=warning: .*proxy race: the async-proxy .* no fence\\.proxy\\.async"
+                   -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
+  add_test(NAME kernels_tma_bad_missing_expect_tx
+           COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_expect_tx.json
+                   -DEXPECT_RC=0 "-DEXPECT_REGEX=warning: .*race: .* reads 4 bytes of shared::cta .* while the cp\\.async\\.bulk\\.tensor \\(global -> shared\\) issued at .* is in flight"
                    -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
 endif()

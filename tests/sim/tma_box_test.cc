@@ -144,10 +144,10 @@ TEST_CASE("tma box: planning errors name the rule") {
   auto m = map2d(TensorMapDataType::UInt32, 64, 8, 256, 16, 8, TensorMapSwizzle::None);
   const int32_t c1[1] = {0};
   CHECK(TileBox::plan(m, c1, 0, BoxDir::Load).error().message.find("rank 2") != std::string::npos);
-  const int32_t c5[2] = {5, 0};  // 20 bytes into the row: starts at column 4 (16 bytes), as on the H200
-  CHECK(TileBox::plan(m, c5, 0, BoxDir::Load)->coord(0) == 4);  // (swizzle/sw_none_u32_w48)
-  const int32_t cm5[2] = {-5, 0};  // -20 bytes: floor to -32 bytes = column -8
-  CHECK(TileBox::plan(m, cm5, 0, BoxDir::Load)->coord(0) == -8);
+  const int32_t c5[2] = {5, 0};  // 20 bytes into the row (swizzle/sw_none_u32_w48 on the H200)
+  CHECK(TileBox::plan(m, c5, 0, BoxDir::Load).error().message.find("16-byte aligned") != std::string::npos);
+  const int32_t cm5[2] = {-5, 0};  // -20 bytes: not aligned either
+  CHECK(TileBox::plan(m, cm5, 0, BoxDir::Load).error().message.find("16-byte aligned") != std::string::npos);
   const int32_t cm4[2] = {-4, 0};  // -16 bytes: aligned (the fp_* fact runs)
   CHECK(TileBox::plan(m, cm4, 0, BoxDir::Load).has_value());
   const int32_t c0[2] = {0, 0};

@@ -48,10 +48,6 @@ std::vector<uint8_t> model_window(const spec::LaunchSpec& s, std::string* why) {
   const size_t rank = d3 ? 3 : 2;
   int64_t c[5] = {0, 0, 0, 0, 0};
   for (size_t d = 0; d < rank; ++d) c[d] = static_cast<int32_t>(s.args.at(1 + d).scalar_bits);
-  // The H200 starts a box whose dimension-0 start is not 16-byte aligned at the 16-byte boundary
-  // below it (sw_none_u32_w48: tensorCoords[0] = 5 u32 loads columns 4..15).
-  const int64_t es0 = isa::tensor_map_global_bits(p->data_type) / 8;
-  c[0] = (c[0] * es0 >= 0 ? c[0] * es0 / 16 : (c[0] * es0 - 15) / 16) * 16 / es0;
   const uint32_t dst = static_cast<uint32_t>(s.args.at(1 + rank).scalar_bits);
   const uint32_t image = static_cast<uint32_t>(s.args.at(3 + rank).scalar_bits);
 
