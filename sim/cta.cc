@@ -4,6 +4,7 @@
 
 #include "sim/sm.h"
 #include "sim/timing.h"
+#include "sim/units/tensor_core.h"
 
 namespace tcsim::sim {
 
@@ -125,6 +126,11 @@ void Cta::on_exit(Warp& w, Cycles now) {
     --live_warps_;
     if (live_warps_ == 0) {
       finished_ = now;
+      // Tensor Memory still allocated at exit is an error (PTX ISA §9.7.16.1.2).
+      if (TensorCore* tc = sm_->tensor_core_if_used()) {
+        const std::string err = tc->on_cta_exit(*this);
+        if (!err.empty()) throw SimFault(-1, err);
+      }
       mbarriers_.on_cta_exit(now);
       // Peers must be done with this CTA's shared memory (DSMEM): throws naming an unordered access.
       if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_);

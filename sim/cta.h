@@ -10,6 +10,7 @@
 #include "sim/cluster.h"
 #include "sim/cycles.h"
 #include "sim/units/mbarrier.h"
+#include "sim/units/smem_origin.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -73,6 +74,12 @@ class Cta {
   // The CTA's mbarrier objects (sim/units/mbarrier.h).
   MbarrierUnit& mbarriers() { return mbarriers_; }
   const MbarrierUnit& mbarriers() const { return mbarriers_; }
+  // Where TMA-loaded shared-memory bytes came from (sim/units/smem_origin.h), created on first use.
+  SmemOrigin& smem_origin() {
+    if (!smem_origin_) smem_origin_ = std::make_shared<SmemOrigin>();
+    return *smem_origin_;
+  }
+  const SmemOrigin* smem_origin_if_any() const { return smem_origin_.get(); }
 
   // Lanes of `w` arrive at barrier b (expected: thread count operand, 0 = all). Returns false and
   // sets *error when threads disagree on the count.
@@ -109,6 +116,7 @@ class Cta {
   std::shared_ptr<Cluster> cluster_;
   MbarrierUnit mbarriers_{*this};
   std::vector<uint32_t> exited_seen_;  // per warp: lanes whose exit the cluster barrier has counted
+  std::shared_ptr<SmemOrigin> smem_origin_;
   std::shared_ptr<tma::TmaCtaState> tma_;  // shared_ptr: deletable where the type is incomplete
 };
 

@@ -2,10 +2,17 @@
 
 #include "sim/partition.h"
 #include "sim/timing.h"
+#include "sim/units/tensor_core.h"
 
 namespace tcsim::sim {
 
 Sm::Sm(Partition& part, uint32_t id) : part_(&part), id_(id) {}
+Sm::~Sm() = default;
+
+TensorCore& Sm::tensor_core() {
+  if (!tc_) tc_ = std::make_unique<TensorCore>(*this);
+  return *tc_;
+}
 
 bool Sm::can_fit(uint32_t threads, uint32_t smem) const {
   const MachineConfig& mc = *part_->launch().machine;

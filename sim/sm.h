@@ -13,10 +13,12 @@
 namespace tcsim::sim {
 
 class Partition;
+class TensorCore;
 
 class Sm {
  public:
   Sm(Partition& part, uint32_t id);
+  ~Sm();
 
   uint32_t id() const { return id_; }
   Partition& partition() const { return *part_; }
@@ -30,6 +32,9 @@ class Sm {
   // Removes finished CTAs; returns their finish cycles (for the launch's end time).
   void retire(std::vector<Cycles>& finished, uint64_t* thread_instructions);
   std::vector<std::unique_ptr<Cta>>& ctas() { return ctas_; }
+  // The SM's tensor core and Tensor Memory (sim/units/tensor_core.h), created on first use.
+  TensorCore& tensor_core();
+  TensorCore* tensor_core_if_used() const { return tc_.get(); }
 
  private:
   struct Sub {
@@ -46,6 +51,7 @@ class Sm {
   std::vector<std::unique_ptr<Cta>> ctas_;
   std::array<Sub, 4> subs_;
   uint32_t threads_used_ = 0, smem_used_ = 0;
+  std::unique_ptr<TensorCore> tc_;
 };
 
 }  // namespace tcsim::sim

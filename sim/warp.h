@@ -35,6 +35,7 @@ enum class GroupState : uint8_t {
   AtWarpSync,  // parked at a warp-synchronous instruction, waiting for the rest of its mask
   AtBarrier,   // arrived at CTA barrier `barrier`, pc already past it
   Sleeping,    // nanosleep until `wake_at`
+  AtAsyncWait, // parked at a wait on an asynchronous unit (Flow::WaitAsync), pc not advanced
   // Suspended in mbarrier.try_wait (PTX ISA §9.7.13.15.16) on the mbarrier at shared offset
   // `wait_addr` until its phase `wait_phase` completes (then the lanes' `wait_pred` bits are set)
   // or, when `wake_at` is not never, until the suspend-time limit expires (the predicate stays false).
@@ -112,6 +113,17 @@ class Warp {
   uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
   bool& bar_counted(int b) { return bar_counted_[b]; }
   void release_barrier(int b, Cycles ready);
+  // Groups parked by Flow::WaitAsync become ready and re-execute their wait (called by units).
+  void wake_async();
+  // What a group parked by Flow::WaitAsync waits for, when the unit says (deadlock reports; e.g. a
+  // tcgen05.alloc waiting for Tensor Memory columns). Cleared by wake_async.
+  std::string async_wait_reason;
+  // An asynchronous unit that still reads or writes registers of this warp (wgmma accumulators
+  // and A fragments until the covering wait_group, PTX ISA §9.7.15.7.3; tcgen05.ld destinations
+  // until tcgen05.wait::ld, §9.7.16.8.5) watches every instruction the warp executes meanwhile;
+  // nullptr when nothing is in flight (one predictable branch).
+  using RegWatch = void (*)(ExecCtx&, const ExecInstr&);
+  RegWatch reg_watch = nullptr;
   // Wakes the groups in state `st` (AtMbarrier / AtClusterBarrier) that wait on `addr` (mbarriers)
   // for a phase below `completed` (phases completed so far): AtMbarrier groups get their predicate
   // set. They may issue from `ready`. Returns the lanes woken.

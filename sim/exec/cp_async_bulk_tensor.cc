@@ -37,6 +37,7 @@
 #include "sim/partition.h"
 #include "sim/sm.h"
 #include "sim/units/bulk_reduce.h"
+#include "sim/units/smem_origin.h"
 #include "sim/units/tma_box.h"
 #include "sim/units/tma_cta_state.h"
 #include "sim/units/tma_engine.h"
@@ -158,6 +159,7 @@ void exec_load(ExecCtx& c, const ExecInstr& in) {
                               });
                               cta->tma_state().proxy.async_wrote(shared_box->smem_lo(),
                                                                  shared_box->smem_hi() - shared_box->smem_lo());
+                              note_tma_box_origin(*cta, *shared_box);  // tcgen05.mma's misread diagnosis
                             });
       tma::post_complete_tx(c, t.land, target->ref(), mb.offset, shared_box->tx_bytes(), kLoadWhat);
     }

@@ -163,6 +163,24 @@ TEST_CASE("init: random uniform on integers (multiply-shift, inclusive bounds)")
   CHECK(as_vector<int16_t>(make_init_bytes(i16, SpecDType::I16, 8)) == std::vector<int16_t>{2, 0, 1, 1, 2, 0, 3, 2});
 }
 
+TEST_CASE("init: random integers = the integer uniform draw, stored exactly in any dtype") {
+  // Seed 7, [-3, 3]: the integer-uniform values above (2, 0, 1, 1, 2, 0, 3, 2), encoded by hand:
+  // bf16 2 = 0x4000, 1 = 0x3f80, 3 = 0x4040; e2m1 (1 sign, 2 exp bias 1, 1 mantissa) 2 = 0b0100,
+  // 1 = 0b0010, 3 = 0b0101, two per byte, low nibble first.
+  InitSpec in = random(RandomDist::Integers, 7);
+  in.low = Number::of_int(-3);
+  in.high = Number::of_int(3);
+  CHECK(as_vector<int16_t>(make_init_bytes(in, SpecDType::I16, 8)) == std::vector<int16_t>{2, 0, 1, 1, 2, 0, 3, 2});
+  CHECK(as_vector<uint16_t>(make_init_bytes(in, SpecDType::BF16, 8)) ==
+        std::vector<uint16_t>{0x4000, 0, 0x3f80, 0x3f80, 0x4000, 0, 0x4040, 0x4000});
+  CHECK(as_vector<uint8_t>(make_init_bytes(in, SpecDType::E2M1X2, 4)) == std::vector<uint8_t>{0x04, 0x22, 0x04, 0x45});
+  CHECK(error_of(in, SpecDType::E2M1X2) == "(no error)");
+  in.high = Number::of_int(5);  // 5 is not an e2m1 value
+  CHECK(error_of(in, SpecDType::E2M1X2).find("not every integer of [-3, 5] is exact in e2m1x2") != std::string::npos);
+  in.low = Number::of(0.5);
+  CHECK(error_of(in, SpecDType::F32).find("low 0.5 is not an integer") != std::string::npos);
+}
+
 TEST_CASE("init: random uniform on f32 = low + (high-low)*u rounded to nearest even") {
   InitSpec in = random(RandomDist::Uniform, 3);
   in.low = Number::of_int(-2);

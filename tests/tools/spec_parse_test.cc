@@ -204,7 +204,7 @@ TEST_CASE("spec: every malformed field gets its own message") {
       {with("buffers", R"({"A": {"dtype": "u8", "shape": [4], "init": {"fill": "0xfg"}}})"), "buffers.A.init.fill: raw bits \"0xfg\": 'g' is not a hex digit"},
       {with("buffers", R"({"A": {"dtype": "u8", "shape": [4], "init": {"fill": "one"}}})"), "buffers.A.init.fill: expected a number (or \"inf\", \"-inf\", \"nan\", or raw bits \"0x...\"), found a string \"one\""},
       {with("buffers", R"({"A": {"dtype": "i32", "shape": [4], "init": {"fill": 2.5}}})"), "buffers.A.init: fill 2.5 is not an integer (i32 holds integers)"},
-      {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"random": {"seed": 1, "dist": "gauss"}}}})"), "buffers.A.init.random.dist: \"gauss\" is not a distribution (legal: uniform, normal, bits)"},
+      {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"random": {"seed": 1, "dist": "gauss"}}}})"), "buffers.A.init.random.dist: \"gauss\" is not a distribution (legal: uniform, normal, bits, integers)"},
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"random": {"dist": "normal"}}}})"), "buffers.A.init.random: missing required field \"seed\""},
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"random": {"seed": -1, "dist": "bits"}}}})"), "buffers.A.init.random.seed: -1 is out of range"},
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"random": {"seed": 1, "dist": "normal", "low": 0}}}})"), "buffers.A.init.random: unknown field \"low\" (legal here: seed, dist, mean, std)"},

@@ -188,6 +188,34 @@ void check_init(const InitSpec& in, SpecDType t, uint64_t count) {
           if (in.stddev < 0) fail(in, fmt::format("std {} is negative", in.stddev));
           return;
         case RandomDist::Bits: return;
+        case RandomDist::Integers: {
+          const Number* ends[2] = {&in.low, &in.high};
+          const char* names[2] = {"low", "high"};
+          i128 v[2];
+          for (int e = 0; e < 2; ++e) {
+            if (!ends[e]->is_integral() || (ends[e]->kind == Number::Kind::Real && std::fabs(ends[e]->d) >= 0x1p63))
+              fail(in, fmt::format("{} {} is not an integer (dist \"integers\")", names[e], ends[e]->to_string()));
+            v[e] = as_i128(*ends[e]);
+          }
+          if (v[0] > v[1]) fail(in, fmt::format("low {} is above high {}", i128_str(v[0]), i128_str(v[1])));
+          if (integer) {
+            checked_int(in, t, in.low, "low");
+            checked_int(in, t, in.high, "high");
+            return;
+          }
+          // Every integer of [low, high] must be exact in the format: the ends fit and the format
+          // has enough significand bits for the larger magnitude (2^(mantissa + 1) is exact).
+          const models::FormatSpec& f = fmt_of(t);
+          const i128 mag = std::max(v[0] < 0 ? -v[0] : v[0], v[1] < 0 ? -v[1] : v[1]);
+          const bool exact = t == SpecDType::F64 ? mag <= (i128{1} << 53)
+                             : t == SpecDType::F32 ? mag <= (i128{1} << 24)
+                                                   : mag <= (i128{1} << (f.mant_bits + 1));
+          if (!exact || static_cast<double>(mag) > max_finite(t) || (!f.has_sign && v[0] < 0))
+            fail(in, fmt::format("not every integer of [{}, {}] is exact in {} (dist \"integers\" stores each "
+                                 "value exactly)",
+                                 i128_str(v[0]), i128_str(v[1]), name(t)));
+          return;
+        }
       }
       return;
     case InitKind::Iota:
@@ -265,6 +293,18 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
             });
           }
           return out;
+        case RandomDist::Integers: {
+          // low + floor(x * n / 2^64), n = high - low + 1, as the integer uniform form; the value
+          // is then stored exactly (check_init proved it representable).
+          const i128 lo = as_i128(in.low);
+          const unsigned __int128 n = static_cast<unsigned __int128>(as_i128(in.high) - lo) + 1;
+          per_value([&](uint64_t i) {
+            const unsigned __int128 r = (static_cast<unsigned __int128>(rng::draw(in.seed, i, 0)) * n) >> 64;
+            const i128 v = lo + static_cast<i128>(r);
+            return is_integer(t) ? static_cast<uint64_t>(v) : float_code(f, static_cast<double>(v), false);
+          });
+          return out;
+        }
         case RandomDist::Normal:
           per_value([&](uint64_t i) {
             const double v = in.mean + in.stddev * rng::standard_normal(in.seed, i);

@@ -43,11 +43,13 @@ std::string join(std::initializer_list<std::string_view> names) {
   return r;
 }
 
-// Keys a spec object may hold; "comment" and keys starting with '_' are always allowed (notes).
+// Keys a spec object may hold; "comment" and keys starting with '_' are always allowed (notes), and
+// so are "case" and "description" (fields for tests and readers, LAUNCH_SPEC.md "tools may accept
+// more fields": kernels/tcgen05's `case` says what D must be).
 void check_keys(const Ctx& c, const Json& obj, const std::string& path,
                 std::initializer_list<std::string_view> allowed) {
   for (const auto& [k, v] : obj.items()) {
-    if (k == "comment" || (!k.empty() && k[0] == '_')) continue;
+    if (k == "comment" || k == "case" || k == "description" || (!k.empty() && k[0] == '_')) continue;
     bool ok = false;
     for (auto a : allowed) ok |= (a == k);
     if (!ok)
@@ -197,7 +199,7 @@ InitSpec parse_init(const Ctx& c, const Json& j, const std::string& path) {
     const Json& r = need_object(c, j["random"], p);
     in.json_path = p;
     in.seed = get_uint(c, need(c, r, p, "seed", "an integer in [0, 2^64)"), child(p, "seed"), 0, UINT64_MAX);
-    const std::string dist = get_string(c, need(c, r, p, "dist", "uniform, normal or bits"),
+    const std::string dist = get_string(c, need(c, r, p, "dist", "uniform, normal, bits or integers"),
                                         child(p, "dist"), "a distribution");
     if (dist == "uniform") {
       in.dist = RandomDist::Uniform;
@@ -212,8 +214,14 @@ InitSpec parse_init(const Ctx& c, const Json& j, const std::string& path) {
     } else if (dist == "bits") {
       in.dist = RandomDist::Bits;
       check_keys(c, r, p, {"seed", "dist"});
+    } else if (dist == "integers") {
+      in.dist = RandomDist::Integers;
+      check_keys(c, r, p, {"seed", "dist", "low", "high"});
+      if (r.contains("low")) in.low = get_number(c, r["low"], child(p, "low"), false);
+      if (r.contains("high")) in.high = get_number(c, r["high"], child(p, "high"), false);
     } else {
-      c.fail(child(p, "dist"), fmt::format("\"{}\" is not a distribution (legal: uniform, normal, bits)", dist));
+      c.fail(child(p, "dist"),
+             fmt::format("\"{}\" is not a distribution (legal: uniform, normal, bits, integers)", dist));
     }
   } else {
     in.kind = InitKind::Iota;

@@ -32,7 +32,10 @@ struct Number {
 };
 
 enum class InitKind : uint8_t { Fill, File, Random, Iota };
-enum class RandomDist : uint8_t { Uniform, Normal, Bits };
+// Integers: integers drawn uniformly from [low, high] (inclusive), each stored exactly in the
+// buffer's dtype (kernels/tcgen05/README.md: exact-input specs whose every product and sum is
+// representable; an extension of LAUNCH_SPEC.md).
+enum class RandomDist : uint8_t { Uniform, Normal, Bits, Integers };
 
 struct InitSpec {
   InitKind kind = InitKind::Fill;
@@ -45,7 +48,7 @@ struct InitSpec {
   // random
   uint64_t seed = 0;
   RandomDist dist = RandomDist::Uniform;
-  Number low = Number::of_int(0), high = Number::of_int(1);  // uniform
+  Number low = Number::of_int(0), high = Number::of_int(1);  // uniform, integers
   double mean = 0, stddev = 1;                               // normal
   // iota
   Number start = Number::of_int(0), step = Number::of_int(1);

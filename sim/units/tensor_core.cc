@@ -1,0 +1,232 @@
+#include "sim/units/tensor_core.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "isa/ptx/dump.h"
+#include "models/mma/engine.h"
+#include "sim/cta.h"
+#include "sim/exec/exec.h"
+#include "sim/partition.h"
+#include "sim/sm.h"
+#include "sim/units/tensor_core_timing.h"
+#include "sim/warp.h"
+
+namespace tcsim::sim {
+
+namespace {
+bool same_dim(Dim3 a, Dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+}  // namespace
+
+struct TensorCore::EngineSlot {
+  models::mma::DotShape shape;
+  std::unique_ptr<models::mma::DotEngine> engine;
+};
+
+TensorCore::TensorCore(Sm& sm) : sm_(&sm) {}
+TensorCore::~TensorCore() = default;
+
+TcCtaState* TensorCore::find_cta(const Cta& c) {
+  for (auto& s : ctas_)
+    if (s->cta == &c) return s.get();
+  return nullptr;
+}
+
+TcCtaState& TensorCore::cta(const Cta& c) {
+  if (TcCtaState* s = find_cta(c)) return *s;
+  auto s = std::make_unique<TcCtaState>();
+  s->cta = &c;
+  s->thread_last_done.assign(c.warps().size() * 32, Cycles(0));
+  s->warps.resize(c.warps().size());
+  ctas_.push_back(std::move(s));
+  return *ctas_.back();
+}
+
+Cycles TensorCore::issue(Partition& part, Cycles now, uint64_t work, TensorCore* peer,
+                         std::vector<ColumnWrite> writes, uint32_t src,
+                         std::function<void(Cycles)> effect) {
+  using namespace tc_timing;
+  Cycles start = max(now + Cycles(kIssueLatency), busy_until_);
+  if (peer) start = max(start, peer->busy_until_);
+  const Cycles free_at = start + Cycles(std::max<uint64_t>(work, 1));
+  busy_until_ = free_at;
+  if (peer) peer->busy_until_ = free_at;
+  const Cycles done = free_at + Cycles(kDrainLatency);
+  for (const ColumnWrite& w : writes)
+    for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) ++w.unit->tmem().column_state(c).in_flight;
+  part.events().post(done, EventPriority::AsyncDataLand,
+                     [writes = std::move(writes), src, effect = std::move(effect)](Cycles t) {
+                       effect(t);
+                       for (const ColumnWrite& w : writes)
+                         for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) {
+                           TmemColumnState& s = w.unit->tmem().column_state(c);
+                           if (s.in_flight) --s.in_flight;
+                           s.last_write = t;
+                           s.last_writer_src = src + 1;
+                         }
+                     });
+  return done;
+}
+
+void TensorCore::add_waiter(Warp* w) {
+  if (std::find(waiters_.begin(), waiters_.end(), w) == waiters_.end()) waiters_.push_back(w);
+}
+
+void TensorCore::wake_waiters() {
+  std::vector<Warp*> w;
+  w.swap(waiters_);
+  for (Warp* x : w) x->wake_async();
+}
+
+const models::mma::DotEngine& TensorCore::engine(const models::mma::DotShape& s) {
+  for (auto& e : engines_) {
+    const auto& t = e->shape;
+    if (t.kind == s.kind && t.atype == s.atype && t.btype == s.btype && t.dtype == s.dtype && t.k == s.k &&
+        t.scale_type == s.scale_type && t.scale_block == s.scale_block && t.negate_a == s.negate_a &&
+        t.negate_b == s.negate_b && t.scale_input_d == s.scale_input_d && t.saturate == s.saturate)
+      return *e->engine;
+  }
+  auto slot = std::make_unique<EngineSlot>();
+  slot->shape = s;
+  slot->engine = std::make_unique<models::mma::DotEngine>(s);
+  engines_.push_back(std::move(slot));
+  return *engines_.back()->engine;
+}
+
+std::string TensorCore::on_cta_exit(const Cta& c) {
+  std::string err;
+  const std::vector<TmemAllocation> held = tmem_.release_all(&c);
+  if (!held.empty()) {
+    std::string cols;
+    for (const TmemAllocation& a : held)
+      cols += fmt::format("{}{}-{}", cols.empty() ? "" : ", ", a.column, a.column + a.ncols - 1);
+    err = fmt::format("{} exits holding Tensor Memory columns {} of SM {}: every column allocated by "
+                      "tcgen05.alloc must be freed by tcgen05.dealloc before the kernel exits (PTX ISA "
+                      "§9.7.16.1.2, §9.7.16.7.1)",
+                      c.name(), cols, sm_->id());
+  }
+  std::erase_if(ctas_, [&](const auto& s) { return s->cta == &c; });
+  std::erase_if(waiters_, [&](Warp* w) { return &w->cta() == &c; });
+  return err;
+}
+
+Cta* cluster_cta(const Cta& c, uint32_t rank) {
+  for (auto& sm : c.sm().partition().sms())
+    for (auto& o : sm->ctas())
+      if (!o->done() && o->cluster_rank() == rank && same_dim(o->cluster_id(), c.cluster_id())) return o.get();
+  return nullptr;
+}
+
+Cta* peer_cta(const Cta& c) { return cluster_cta(c, c.cluster_rank() ^ 1u); }
+
+namespace {
+
+std::string source_line(const LaunchState& L, uint32_t src) {
+  const Program& prog = *L.prog;
+  const SourceRef& s = prog.sources[src];
+  const isa::ptx::Function& f = prog.module->functions[s.function];
+  const isa::ptx::Instr& ins = f.instrs[s.instr];
+  std::string text;
+  if (L.ptx_lines && ins.loc.line && ins.loc.line <= L.ptx_lines->size()) {
+    text = (*L.ptx_lines)[ins.loc.line - 1];
+    auto b = text.find_first_not_of(" \t");
+    text = b == std::string::npos ? text : text.substr(b);
+  } else {
+    text = isa::ptx::dump_instr(*prog.module, f, ins);
+  }
+  const std::string where = isa::ptx::cuda_location(*prog.module, ins.cuda);
+  return fmt::format("{}:{}{} `{}`", L.ptx_name, ins.loc.line, where.empty() ? "" : fmt::format(" ({})", where),
+                     text);
+}
+
+}  // namespace
+
+std::string tc_source_text(const Partition& part, uint32_t src) { return source_line(part.launch(), src); }
+
+void tc_report(ExecCtx& c, int lane, const std::string& key, const std::string& message) {
+  const ExecInstr& in = *c.warp->current();
+  c.part->warn(c.now, fmt::format("{}@{}", key, in.src),
+               format_fault(*c.launch, *c.warp, in, lane, c.now, message));
+}
+
+void tc_report_at(Partition& part, Cycles when, uint32_t src, const Cta& cta, const std::string& key,
+                  const std::string& message) {
+  const LaunchState& L = part.launch();
+  part.warn(when, fmt::format("{}@{}", key, src),
+            fmt::format("kernel {}: {}: {}, cycle {}: {}", L.kernel, source_line(L, src), cta.name(), when.count(),
+                        message));
+}
+
+namespace {
+
+bool uses_reg(const isa::ptx::Operand& o, isa::ptx::RegId r) {
+  if (o.kind == isa::ptx::OperandKind::Reg && o.reg == r) return true;
+  for (const auto& e : o.elems)
+    if (uses_reg(e, r)) return true;
+  return false;
+}
+
+}  // namespace
+
+void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in) {
+  TcWarpState& ws = c.sm->tensor_core().cta(*c.cta).warp(c.warp->id());
+  if (ws.ld_regs.empty()) {
+    c.warp->reg_watch = nullptr;
+    return;
+  }
+  const isa::ptx::Instr& ins = c.prog->instr_of(in);
+  if (ins.op == isa::ptx::Op::tcgen05_wait_ld) return;
+  if (c.prog->sources[in.src].function != ws.ld_function) return;
+  const isa::ptx::Function& f = c.prog->function_of(in);
+  for (const TcWarpState::PendingReg& p : ws.ld_regs) {
+    if (!(p.mask & c.mask)) continue;
+    bool hit = ins.guard == p.reg;
+    for (const auto& o : ins.ops) hit = hit || uses_reg(o, p.reg);
+    if (!hit) continue;
+    const std::string name = p.reg < f.regs.size() ? f.regs[p.reg].name : std::string("a register");
+    tc_report(c, __builtin_ctz(p.mask & c.mask), "tcgen05-early-read",
+              fmt::format("uses {} before tcgen05.wait::ld: it is a destination of the tcgen05.ld at {}, whose "
+                          "result is undefined until tcgen05.wait::ld (PTX ISA §9.7.16.8.3, §9.7.16.8.5); "
+                          "tcsim leaves the register's old value there until the wait",
+                          name, source_line(*c.launch, ws.ld_src)));
+    return;
+  }
+}
+
+void tc_check_warp_access(ExecCtx& c, const TmemRange& r, uint32_t taddr, const char* what) {
+  const uint32_t w = c.warp->id(), q = w % 4, lo = 32 * q;
+  const int lane = __builtin_ctz(c.mask);
+  if (r.lane0 < lo || r.lane0 + r.lanes > lo + 32)
+    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} (lane {}, column {}) touches lanes {}-{}, but warp {} "
+                             "(warp id % 4 = {}) may access only lanes {}-{} (PTX ISA §9.7.16.8.1)",
+                             what, taddr, taddr >> 16, taddr & 0xffff, r.lane0, r.lane0 + r.lanes - 1, w, q, lo,
+                             lo + 31));
+  if (r.col0 + r.cols > kTmemColumns)
+    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} reaches column {}, past the last column 511 (PTX ISA "
+                             "§9.7.16.1)",
+                             what, taddr, r.col0 + r.cols - 1));
+  TensorCore& tc = c.sm->tensor_core();
+  if (!tc.tmem().find(c.cta, r.col0, r.cols))
+    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} reads or writes columns {}-{}, which are not allocated "
+                             "to this CTA (allocations on SM {}: {}); TMEM must be allocated with tcgen05.alloc "
+                             "before it is accessed (PTX ISA §9.7.16.7.1)",
+                             what, taddr, r.col0, r.col0 + r.cols - 1, c.sm->id(),
+                             tc.tmem().describe_allocations()));
+}
+
+void tc_note_cta_group(ExecCtx& c, const ExecInstr& in, int cta_group) {
+  TcCtaState& s = c.sm->tensor_core().cta(*c.cta);
+  if (s.cta_group == 0) {
+    s.cta_group = cta_group;
+    s.cta_group_src = in.src;
+    return;
+  }
+  if (s.cta_group != cta_group)
+    c.fail(-1, fmt::format("uses .cta_group::{} but this CTA already executed .cta_group::{} at {}: all tcgen05 "
+                           "instructions of a kernel must use the same .cta_group (PTX ISA §9.7.16.7.1, "
+                           "§9.7.16.10.9.1)",
+                           cta_group, s.cta_group, source_line(*c.launch, s.cta_group_src)));
+}
+
+}  // namespace tcsim::sim

@@ -1,0 +1,172 @@
+// The fifth-generation tensor core of one SM (PTX ISA §9.7.16): its Tensor Memory, the per-CTA
+// tcgen05 state (allocation permit, the allocating warp, what each thread has issued, pending
+// tcgen05.ld/st of each warp), and the asynchronous pipeline that executes tcgen05.mma,
+// tcgen05.cp and tcgen05.shift.
+//
+// Asynchronous operations (§9.7.16.6.1) run in issue order (the pipelined pairs of §9.7.16.6.2 are
+// all ordered this way, and nothing is ordered differently): one serial pipeline per SM,
+//
+//   issue at t -> start = max(t + issue latency, when the pipeline is free) -> the pipeline is busy
+//   for work cycles -> completion = start + work + drain latency (EventPriority::AsyncDataLand)
+//
+// and the operation's effect on TMEM (the MMA's D, the copied cells) happens only in the completion
+// event (DESIGN.md "one clock"): until then TMEM holds the old values, and a kernel that reads them
+// early reads stale data, as on the GPU — and the checker says so. A cta_group::2 operation occupies
+// the pipelines of both SMs of the CTA pair. The cycle counts are sim/units/tensor_core_timing.h.
+//
+// tcgen05.commit (§9.7.16.12.1) arrives on its mbarrier(s) when every asynchronous operation the
+// committing thread issued before it has completed (EventPriority::MbarrierUpdate, after the data).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "isa/ptx/ir.h"
+#include "sim/cycles.h"
+#include "sim/program.h"
+#include "sim/units/tmem.h"
+
+namespace tcsim::models::mma {
+class DotEngine;
+struct DotShape;
+}  // namespace tcsim::models::mma
+
+namespace tcsim::sim {
+
+class Cta;
+class Sm;
+class Warp;
+class Partition;
+struct ExecCtx;
+struct ExecInstr;
+
+// A range of TMEM cells: lanes [lane0, lane0 + lanes) x columns [col0, col0 + cols).
+struct TmemRange {
+  uint32_t lane0 = 0, lanes = 0, col0 = 0, cols = 0;
+  bool overlaps(const TmemRange& o) const {
+    return lane0 < o.lane0 + o.lanes && o.lane0 < lane0 + lanes && col0 < o.col0 + o.cols &&
+           o.col0 < col0 + cols;
+  }
+};
+
+// What one warp has in flight with tcgen05.ld / tcgen05.st (§9.7.16.8.3-5).
+struct TcWarpState {
+  // tcgen05.ld destination registers: their values land at tcgen05.wait::ld.
+  struct PendingReg {
+    Ref slot = 0;
+    isa::ptx::RegId reg = isa::ptx::kNoReg;  // for the early-read check
+    uint32_t mask = 0;
+    uint64_t v[32] = {};
+  };
+  std::vector<PendingReg> ld_regs;
+  uint32_t ld_function = 0;          // isa function of the pending registers
+  uint32_t ld_src = 0;               // Program::sources index of the last pending tcgen05.ld
+  std::vector<TmemRange> ld_ranges;  // cells read by tcgen05.ld not yet waited for (WAR check)
+  std::vector<TmemRange> st_ranges;  // cells written by tcgen05.st not yet waited for (RAW check)
+  uint32_t st_src = 0;
+  Cycles last_fence_after;           // last tcgen05.fence::after_thread_sync (0: none)
+  bool fenced_after = false;
+};
+
+// Per-CTA tcgen05 state.
+struct TcCtaState {
+  const Cta* cta = nullptr;
+  int cta_group = 0;            // cta_group of the first tcgen05 instruction executed (0: none)
+  uint32_t cta_group_src = 0;   // Program::sources index of that instruction
+  bool relinquished = false;    // tcgen05.relinquish_alloc_permit executed (§9.7.16.7.1)
+  int alloc_warp = -1;          // the warp that performs the CTA's allocations
+  uint32_t last_alloc_cols = 0;
+  // A tcgen05.alloc that waits: for columns, or (cta_group::2) for the peer CTA's warp.
+  struct AllocRequest {
+    bool active = false, done = false;
+    int cta_group = 1;
+    uint32_t ncols = 0, dst = 0, result = 0;
+    Warp* warp = nullptr;
+  } alloc;
+  // The same for a cta_group::2 dealloc (both warps of the pair act together).
+  struct DeallocRequest {
+    bool active = false, done = false;
+    uint32_t taddr = 0, ncols = 0;
+    Warp* warp = nullptr;
+  } dealloc;
+  std::vector<Cycles> thread_last_done;  // per thread: completion of its last async tcgen05 op
+  std::set<std::pair<uint64_t, char>> diagnosed;  // (descriptor, operand) already checked for misreads
+  std::vector<TcWarpState> warps;
+  TcWarpState& warp(uint32_t w) { return warps[w]; }
+};
+
+class TensorCore {
+ public:
+  explicit TensorCore(Sm& sm);
+  ~TensorCore();
+
+  Sm& sm() const { return *sm_; }
+  Tmem& tmem() { return tmem_; }
+  TcCtaState& cta(const Cta& c);           // created on first use
+  TcCtaState* find_cta(const Cta& c);
+
+  // The asynchronous pipeline. `work` cycles of the pipeline (of this SM, and of `peer`'s for a
+  // cta_group::2 op); `effect` runs at completion; `writes` are the TMEM columns the op writes (per
+  // tensor core), marked in flight until then (checker). Returns the completion cycle.
+  struct ColumnWrite {
+    TensorCore* unit;
+    uint32_t col0, cols;
+  };
+  Cycles issue(Partition& part, Cycles now, uint64_t work, TensorCore* peer,
+               std::vector<ColumnWrite> writes, uint32_t src, std::function<void(Cycles)> effect);
+
+  // Warps whose tcgen05.alloc (or cta_group::2 dealloc) waits: woken when columns are freed or the
+  // peer arrives.
+  void add_waiter(Warp* w);
+  void wake_waiters();
+
+  // A bit-exact arithmetic engine for `shape`, built once per SM and shape.
+  const models::mma::DotEngine& engine(const models::mma::DotShape& shape);
+
+  // The CTA exited (every warp done): columns it still holds are an error (§9.7.16.1.2).
+  // Returns the message, or empty.
+  std::string on_cta_exit(const Cta& c);
+
+ private:
+  Sm* sm_;
+  Tmem tmem_;
+  Cycles busy_until_;
+  std::vector<std::unique_ptr<TcCtaState>> ctas_;
+  std::vector<Warp*> waiters_;
+  struct EngineSlot;
+  std::vector<std::unique_ptr<EngineSlot>> engines_;
+};
+
+// The CTA pair partner of `c` (cluster rank ^ 1, PTX ISA §9.7.16.5.1), or nullptr when it is not
+// resident (not launched yet, or exited).
+Cta* peer_cta(const Cta& c);
+// The CTA of c's cluster with cluster rank `rank`, or nullptr.
+Cta* cluster_cta(const Cta& c, uint32_t rank);
+
+// Checker reports that do not stop the kernel (LaunchResult::warnings): the PTX line, CTA, warp
+// and cycle, then the rule. `key` deduplicates (one report per key and launch).
+void tc_report(ExecCtx& c, int lane, const std::string& key, const std::string& message);
+// The same from an event (no executing instruction): names the source instruction `src`.
+void tc_report_at(Partition& part, Cycles when, uint32_t src, const Cta& cta, const std::string& key,
+                  const std::string& message);
+// "file.ptx:L `text`" for a Program::sources index (messages about an earlier instruction).
+std::string tc_source_text(const Partition& part, uint32_t src);
+
+// Called by Warp::step while the warp has tcgen05.ld registers in flight: reports an instruction
+// that reads or writes one of them before tcgen05.wait::ld (§9.7.16.8.5).
+void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in);
+
+// The lane-access rule of §9.7.16.8.1 (warp w reaches lanes 32*(w%4) .. +31) and the allocation
+// rule (columns inside an allocation of this CTA) for a tcgen05.ld/st of `range`.
+void tc_check_warp_access(ExecCtx& c, const TmemRange& range, uint32_t taddr, const char* what);
+
+// The cta_group rule: every tcgen05 instruction of a kernel uses the same .cta_group (PTX ISA
+// §9.7.16.7.1 and each tcgen05 section). Checked at bind time over the whole function; at run time
+// a CTA also remembers its first one (for the pair rules).
+void tc_note_cta_group(ExecCtx& c, const ExecInstr& in, int cta_group);
+
+}  // namespace tcsim::sim
