@@ -11,12 +11,21 @@
 //   cp.async.bulk.prefetch.tensor.dim.L2.global{.load_mode}{.level::cache_hint}
 //       [tensorMap, tensorCoords]{, im2colInfo}{, cache-policy};                    (§9.7.9.25.5.4)
 //   .dim = { .1d .. .5d }, .load_mode = { .tile } (im2col, tile::gather4/scatter4: not implemented)
+//   loads also take {.cta_group} = { .cta_group::1, .cta_group::2 } (sm_100a; PTX ISA 8.6)
 //
 // The tensor map is read from its generic address when the instruction issues (a map passed by
 // value as a kernel parameter, or copied/edited in global memory with tensormap.replace and
 // tensormap.cp_fenceproxy), decoded with the driver's rules (isa/descriptors/tensor_map.h). The box
 // is planned by sim/units/tma_box.h (layout: isa/layouts' TMA function; the H200 facts it follows
 // are in its header) and moved by the engine's events (sim/units/tma_engine.h).
+//
+// .cta_group (PTX ISA §9.7.9.25.5.2; /work/shared/ref/tma-mbarrier.md §4.2) only changes which
+// mbarrier the complete_tx goes to. .cta_group::1 (and no qualifier): mbar must be in the CTA of
+// dstMem. .cta_group::2: mbar may be in the destination CTA or its peer, the other CTA of its CTA
+// pair (cluster ranks 2i and 2i+1; peer = rank ^ 1) -- a pair's two TMA loads both signal the even
+// CTA's barrier, which its MMA issuer waits on. With .multicast::cluster the signal goes to the
+// mbar offset in, for each destination CTA r of ctaMask, r itself (::1) or (::2) the CTA of r's pair
+// with the rank parity of the CTA that holds mbar (r or r ^ 1).
 //
 // Reductions (§9.7.9.25.5.3) combine each in-bound element of the box with global memory, the type
 // taken from the tensor map: .add for u32/s32/u64/f32/f16/bf16 (floats rounded to nearest even;
@@ -57,6 +66,7 @@ constexpr uint32_t kOpMap = 0, kOpCoord = 1, kOpSmem = 6, kOpMbar = 7, kOpMask =
 constexpr uint64_t kMulticast = 1u << 16;
 constexpr uint64_t kPolicy = 1u << 17;
 constexpr uint64_t kDstCluster = 1u << 18;
+constexpr uint64_t kCtaGroup2 = 1u << 19;
 
 uint32_t rank_of(const ExecInstr& in) { return static_cast<uint32_t>(in.aux & 7); }
 tma::ReduceOp redop_of(const ExecInstr& in) { return static_cast<tma::ReduceOp>((in.aux >> 8) & 0xf); }
@@ -110,10 +120,18 @@ void exec_load(ExecCtx& c, const ExecInstr& in) {
     // offset, each with its mbarrier at mbar's offset (PTX ISA §9.7.9.25.5.2).
     const mem::SharedTarget dst = mem::resolve_cluster_shared(c, lane, dst_addr, kLoadWhat);
     const mem::SharedTarget mb = mem::resolve_cluster_shared(c, lane, mbar_addr, kLoadWhat);
-    if (!(in.aux & kMulticast) && mb.cta != dst.cta)
+    const bool pair = (in.aux & kCtaGroup2) != 0;
+    if (!(in.aux & kMulticast) && mb.cta != dst.cta && !(pair && mb.rank == (dst.rank ^ 1u))) {
+      const Cluster& cl = c.cta->cluster();
+      if (pair)
+        c.fail(lane, fmt::format("{}: with .cta_group::2 the mbarrier (shared::cluster 0x{:x}, in {}) must be in the "
+                                 "destination CTA ({}) or its peer (cluster rank {}) (PTX ISA §9.7.9.25.5.2)",
+                                 kLoadWhat, mbar_addr, cl.cta_name(mb.rank), cl.cta_name(dst.rank), dst.rank ^ 1u));
       c.fail(lane, fmt::format("{}: the mbarrier (shared::cluster 0x{:x}) must be in the same CTA as the destination "
-                               "(shared::cluster 0x{:x}) (PTX ISA §9.7.9.25.5.2)",
-                               kLoadWhat, mbar_addr, dst_addr));
+                               "(shared::cluster 0x{:x}){} (PTX ISA §9.7.9.25.5.2)",
+                               kLoadWhat, mbar_addr, dst_addr,
+                               mb.rank == (dst.rank ^ 1u) ? "; with .cta_group::2 it may be in the peer CTA" : ""));
+    }
     tma::TileBox box = plan(c, lane, p, rank, dst.offset, tma::BoxDir::Load, kLoadWhat);
     tma::check_smem_range(c, lane, box.smem_lo(), box.smem_hi(), kLoadWhat,
                           fmt::format(" (the box: {})", box.describe()));
@@ -133,6 +151,23 @@ void exec_load(ExecCtx& c, const ExecInstr& in) {
     } else {
       ranks.push_back(dst.rank);
     }
+    // The CTA whose mbarrier destination r's complete_tx goes to (see the head comment); all are
+    // checked before anything is posted.
+    auto bar_rank_of = [&](uint32_t r) {
+      return !(in.aux & kMulticast) ? mb.rank : pair ? ((r & ~1u) | (mb.rank & 1u)) : r;
+    };
+    for (uint32_t r : ranks) {
+      const uint32_t br = bar_rank_of(r);
+      const Cluster& cl = c.cta->cluster();
+      if (br >= cl.size())
+        c.fail(lane, fmt::format("{}: .cta_group::2 sends the complete_tx of destination CTA rank {} to its peer, "
+                                 "cluster rank {}, which the cluster of {} CTAs does not have (PTX ISA "
+                                 "§9.7.9.25.5.2)",
+                                 kLoadWhat, r, br, cl.size()));
+      const Cta* bc = cl.cta(br);
+      if (!bc || bc->done())
+        c.fail(lane, fmt::format("{}: the CTA holding the mbarrier (cluster rank {}) has exited", kLoadWhat, br));
+    }
     tma::note_hint(*c.cta, (in.aux & kPolicy) != 0, (in.aux & kPolicy) ? lane_value(c, in, kOpPolicy, lane) : 0);
     const tma::Timing t = tma::issue_timing(c);
     auto shared_box = std::make_shared<const tma::TileBox>(std::move(box));
@@ -140,6 +175,7 @@ void exec_load(ExecCtx& c, const ExecInstr& in) {
       Cta* target = c.cta->cluster().cta(r);
       if (!target || target->done())
         c.fail(lane, fmt::format("{}: the destination CTA (cluster rank {}) has exited", kLoadWhat, r));
+      Cta* bar_cta = c.cta->cluster().cta(bar_rank_of(r));
       proxy::mark_async(c, *target, shared_box->smem_lo(), shared_box->smem_hi() - shared_box->smem_lo(), t.land, true,
                         kLoadWhat);
       Partition* part = c.part;
@@ -161,7 +197,7 @@ void exec_load(ExecCtx& c, const ExecInstr& in) {
                                                                  shared_box->smem_hi() - shared_box->smem_lo());
                               note_tma_box_origin(*cta, *shared_box);  // tcgen05.mma's misread diagnosis
                             });
-      tma::post_complete_tx(c, t.land, target->ref(), mb.offset, shared_box->tx_bytes(), kLoadWhat);
+      tma::post_complete_tx(c, t.land, bar_cta->ref(), mb.offset, shared_box->tx_bytes(), kLoadWhat);
     }
   });
 }
@@ -237,8 +273,6 @@ void bind_cp_async_bulk_tensor(BindCtx& b) {
                                "\"im2col mode\")");
   if (has(Mod::tile_gather4) || has(Mod::tile_scatter4))
     return b.not_implemented("tile::gather4 / tile::scatter4 are not implemented yet (PTX ISA §5.5.4)");
-  if (has(Mod::cta_group_1) || has(Mod::cta_group_2))
-    return b.not_implemented(".cta_group (sm_100a CTA-pair completion) is not implemented yet");
   // .dim
   uint32_t rank = 0;
   const Mod dims[] = {Mod::d1, Mod::d2, Mod::d3, Mod::d4, Mod::d5};
@@ -279,6 +313,10 @@ void bind_cp_async_bulk_tensor(BindCtx& b) {
       ops[kOpMask].ref = b.src(static_cast<int>(next++), Type::B16);
     }
     if (b.in.space(0) == Space::SharedCluster) aux |= kDstCluster;
+    if (has(Mod::cta_group_1) && has(Mod::cta_group_2)) b.fail("give one .cta_group (::1 or ::2), not both");
+    if (has(Mod::cta_group_2)) aux |= kCtaGroup2;
+  } else if (has(Mod::cta_group_1) || has(Mod::cta_group_2)) {
+    b.fail(".cta_group is a qualifier of the global -> shared loads only (PTX ISA §9.7.9.25.5.2)");
   } else if (!prefetch) {
     ops[kOpSmem] = b.address(1, Space::SharedCta);
     next = 2;

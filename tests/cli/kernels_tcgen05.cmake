@@ -35,7 +35,8 @@ set_tests_properties(kernels_tcgen05_mma_case_tampered PROPERTIES
 # every one-CTA kernel (bf16, e4m3, f16 -> f16, s8) exact and random, the README main job
 # gemm_bf16.json (models::mma reference), and the swizzle-bug demo: the wrong descriptors must give
 # wrong numbers and the misread report must name the element and the field. The CTA-pair GEMMs
-# wait for TMA's .cta_group::2 form (cp.async.bulk.tensor ... .cta_group::2 is not simulated yet).
+# (cta_group::2, cluster (2,1,1), TMA loads with .cta_group::2 signalling the even CTA's barrier)
+# are kernels_tcgen05_gemm_pair_cases below.
 set(_tck_gemm_specs "")
 foreach(s bf16_f32_exact bf16_f32_random e4m3_f32_exact e4m3_f32_random f16_f16_exact f16_f16_random
           s8_s32_exact s8_s32_random swizzle_bug1_fixed swizzle_bug2_fixed)
@@ -44,6 +45,16 @@ endforeach()
 add_test(NAME kernels_tcgen05_gemm_cases
          COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_gemm_specs} ${_tck_dir}/gemm_bf16.json --quiet)
 set_tests_properties(kernels_tcgen05_gemm_cases PROPERTIES PASS_REGULAR_EXPRESSION "11 of 11 specs pass" TIMEOUT 300)
+# The CTA-pair GEMMs, exact and random (D = A·Bᵀ exactly / the models::mma reference, bit for bit):
+# 8 specs, about 12 s on a loaded 2-core machine.
+set(_tck_pair_specs "")
+foreach(s bf16_f32_2cta_exact bf16_f32_2cta_random e4m3_f32_2cta_exact e4m3_f32_2cta_random f16_f16_2cta_exact
+          f16_f16_2cta_random s8_s32_2cta_exact s8_s32_2cta_random)
+  list(APPEND _tck_pair_specs ${_tck_dir}/specs/gemm/${s}.json)
+endforeach()
+add_test(NAME kernels_tcgen05_gemm_pair_cases
+         COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_pair_specs} --quiet)
+set_tests_properties(kernels_tcgen05_gemm_pair_cases PROPERTIES PASS_REGULAR_EXPRESSION "8 of 8 specs pass" TIMEOUT 300)
 add_test(NAME kernels_tcgen05_swizzle_bug1
          COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_dir}/specs/gemm/swizzle_bug1.json)
 set_tests_properties(kernels_tcgen05_swizzle_bug1 PROPERTIES PASS_REGULAR_EXPRESSION
