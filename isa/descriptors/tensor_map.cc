@@ -429,7 +429,9 @@ Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, Tens
     return fail(fmt::format("tensormap.replace.{}: ord {} is not {} of the rank-{} map (PTX ISA §9.7.9.27)", name, ord,
                             what, rank));
   };
-  // The field3 codes (PTX ISA §9.7.9.27, table "Tensormap new_val validity"); a code the table does
+  // The field3 codes (PTX ISA §9.7.9.27, table "Tensormap new_val validity"; LLVM's NVVM enums
+  // TensormapElemType / TensormapInterleaveLayout / TensormapSwizzleMode / TensormapSwizzleAtomicity,
+  // which ptxas-verified LLVM prints as these immediates, list the same codes); a code the table does
   // not list for the field, or one tcsim's encoding cannot hold, is refused here.
   auto bad_code = [&](const char* name, const char* legal) {
     return fail(fmt::format("tensormap.replace.{}: new_val {} is not a code of the field (PTX ISA §9.7.9.27 table "
