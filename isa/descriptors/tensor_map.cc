@@ -423,15 +423,149 @@ Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, Tens
                 "(checksum mismatch)");
   TensorMapBytes b{};
   std::copy(bytes.begin(), bytes.end(), b.begin());
+  const uint32_t rank = static_cast<uint32_t>(h.rank());
+  auto bad_ord = [&](const char* name, uint32_t limit, const char* what) -> std::optional<Error> {
+    if (ord < limit) return std::nullopt;
+    return fail(fmt::format("tensormap.replace.{}: ord {} is not {} of the rank-{} map (PTX ISA §9.7.9.27)", name, ord,
+                            what, rank));
+  };
+  // The field3 codes (PTX ISA §9.7.9.27, table "Tensormap new_val validity"; LLVM's NVVM enums
+  // TensormapElemType / TensormapInterleaveLayout / TensormapSwizzleMode / TensormapSwizzleAtomicity,
+  // which ptxas-verified LLVM prints as these immediates, list the same codes); a code the table does
+  // not list for the field, or one tcsim's encoding cannot hold, is refused here.
+  auto bad_code = [&](const char* name, const char* legal) {
+    return fail(fmt::format("tensormap.replace.{}: new_val {} is not a code of the field (PTX ISA §9.7.9.27 table "
+                            "\"Tensormap new_val validity\": {})",
+                            name, value, legal));
+  };
   switch (field) {
     case TensorMapField::GlobalAddress: store64(b, kWordAddr, value); break;
     case TensorMapField::GlobalDim:
-      if (ord >= h.rank())
-        return fail(fmt::format("tensormap.replace.global_dim: ord {} is not a dimension of the rank-{} map (PTX ISA "
-                                "§9.7.9.26: ord < rank)",
-                                ord, h.rank()));
+      if (auto e = bad_ord("global_dim", rank, "a dimension")) return *e;
       store64(b, kWordDims + ord, value);
       break;
+    case TensorMapField::Rank: {
+      // new_val = rank - 1 (PTX ISA §9.7.9.27: the field uses zero-based numbering). tcsim's
+      // encoding keeps the entries beyond the rank zero: lowering the rank clears them (the GPU
+      // ignores them), so raising it again needs the new dimensions replaced before a copy uses
+      // the map (a zero extent / box is then reported by the decoder's validation).
+      if (value >= kTensorMapMaxRank)
+        return fail(fmt::format("tensormap.replace.rank: new_val {} means rank {}; a tensor map has rank 1-5 (new_val "
+                                "0-4: PTX ISA §9.7.9.27, new_val = rank - 1)",
+                                value, value + 1));
+      const uint32_t nr = static_cast<uint32_t>(value) + 1;
+      h.set_rank(nr);
+      store64(b, 0, h.raw);
+      uint64_t box = load64(b, kWordBox), es = load64(b, kWordEstride);
+      for (uint32_t i = nr; i < kTensorMapMaxRank; ++i) {
+        store64(b, kWordDims + i, 0);
+        box &= ~(uint64_t{0xFFF} << (12 * i));
+        es &= ~(uint64_t{0xFF} << (8 * i));
+      }
+      for (uint32_t i = nr - 1; i < 4; ++i) store64(b, kWordStrides + i, 0);
+      store64(b, kWordBox, box);
+      store64(b, kWordEstride, es);
+      break;
+    }
+    case TensorMapField::BoxDim: {
+      if (auto e = bad_ord("box_dim", rank, "a dimension")) return *e;
+      if (value > 0xFFF)
+        return fail(fmt::format("tensormap.replace.box_dim: new_val {} does not fit tcsim's 12-bit box field (the "
+                                "driver allows 1-256 elements per dimension)",
+                                value));
+      const uint64_t box = load64(b, kWordBox) & ~(uint64_t{0xFFF} << (12 * ord));
+      store64(b, kWordBox, box | value << (12 * ord));
+      break;
+    }
+    case TensorMapField::ElementStride: {
+      if (auto e = bad_ord("element_stride", rank, "a dimension")) return *e;
+      if (value > 0xFF)
+        return fail(fmt::format("tensormap.replace.element_stride: new_val {} does not fit tcsim's 8-bit field (the "
+                                "driver allows 1-8)",
+                                value));
+      const uint64_t es = load64(b, kWordEstride) & ~(uint64_t{0xFF} << (8 * ord));
+      store64(b, kWordEstride, es | value << (8 * ord));
+      break;
+    }
+    case TensorMapField::GlobalStride:
+      // ord names the stride between elements of dimension ord + 1 (dimension 0 is dense), in bytes.
+      if (auto e = bad_ord("global_stride", rank - 1, "a stride (dimensions 1..rank-1, ord = dimension - 1)"))
+        return *e;
+      store64(b, kWordStrides + ord, value);
+      break;
+    case TensorMapField::ElemType: {
+      // PTX codes 0-15: .u8 .u16 .u32 .s32 .u64 .s64 .f16 .f32 .f32.ftz .f64 .bf16 .tf32 .tf32.ftz
+      // .b4x16 .b4x16_p64 .b6x16_p32. The order differs from CUtensorMapDataType (which has FLOAT64
+      // before BFLOAT16 and FLOAT32_FTZ): translate.
+      static constexpr TensorMapDataType kPtxElemType[16] = {
+          TensorMapDataType::UInt8,       TensorMapDataType::UInt16,       TensorMapDataType::UInt32,
+          TensorMapDataType::Int32,       TensorMapDataType::UInt64,       TensorMapDataType::Int64,
+          TensorMapDataType::Float16,     TensorMapDataType::Float32,      TensorMapDataType::Float32Ftz,
+          TensorMapDataType::Float64,     TensorMapDataType::BFloat16,     TensorMapDataType::TFloat32,
+          TensorMapDataType::TFloat32Ftz, TensorMapDataType::U4x16Align8B, TensorMapDataType::U4x16Align16B,
+          TensorMapDataType::U6x16Align16B};
+      if (value > 15)
+        return bad_code("elemtype", "0 .u8, 1 .u16, 2 .u32, 3 .s32, 4 .u64, 5 .s64, 6 .f16, 7 .f32, 8 .f32.ftz, 9 "
+                                    ".f64, 10 .bf16, 11 .tf32, 12 .tf32.ftz, 13 .b4x16, 14 .b4x16_p64, 15 .b6x16_p32");
+      h.set_data_type(static_cast<uint64_t>(kPtxElemType[value]));
+      store64(b, 0, h.raw);
+      break;
+    }
+    case TensorMapField::Interleave:
+      // 0 no interleave, 1 16B, 2 32B: the CUtensorMapInterleave values.
+      if (value > 2) return bad_code("interleave_layout", "0 none, 1 16B, 2 32B");
+      h.set_interleave(value);
+      store64(b, 0, h.raw);
+      break;
+    case TensorMapField::FillMode:
+      // 0 zero fill, 1 OOB-NaN fill: the CUtensorMapFloatOOBfill values.
+      if (value > 1) return bad_code("fill_mode", "0 zero fill, 1 OOB-NaN fill");
+      h.set_oob_fill(value);
+      store64(b, 0, h.raw);
+      break;
+    case TensorMapField::SwizzleMode:
+    case TensorMapField::SwizzleAtomicity: {
+      // PTX splits CUtensorMapSwizzle in two: the swizzle span (.swizzle_mode: 0 none, 1 32B, 2 64B,
+      // 3 128B, 4 96B) and the chunk moved (.swizzle_atomicity: 0 16B, 1 32B, 2 32B + 8B flip,
+      // 3 64B). tcsim stores the CUtensorMapSwizzle value, so an atomicity other than 16B exists
+      // only with the 128B span (128B_ATOM_32B / _32B_FLIP_8B / _64B, the only such driver modes).
+      uint64_t mode = 0, atom = 0;
+      switch (static_cast<TensorMapSwizzle>(h.swizzle())) {
+        case TensorMapSwizzle::None: mode = 0; break;
+        case TensorMapSwizzle::B32: mode = 1; break;
+        case TensorMapSwizzle::B64: mode = 2; break;
+        case TensorMapSwizzle::B128: mode = 3; break;
+        case TensorMapSwizzle::B128Atom32B: mode = 3; atom = 1; break;
+        case TensorMapSwizzle::B128Atom32BFlip8B: mode = 3; atom = 2; break;
+        case TensorMapSwizzle::B128Atom64B: mode = 3; atom = 3; break;
+      }
+      const char* name = field == TensorMapField::SwizzleMode ? "swizzle_mode" : "swizzle_atomicity";
+      if (field == TensorMapField::SwizzleMode) {
+        if (value == 4)
+          return fail("tensormap.replace.swizzle_mode: new_val 4 (96B swizzle) is an sm_103a mode tcsim does not "
+                      "implement (PTX ISA §9.7.9.27)");
+        if (value > 4) return bad_code(name, "0 none, 1 32B, 2 64B, 3 128B, 4 96B");
+        mode = value;
+      } else {
+        if (value > 3) return bad_code(name, "0 16B, 1 32B, 2 32B + 8B flip, 3 64B");
+        atom = value;
+      }
+      if (atom != 0 && mode != 3)
+        return fail(fmt::format("tensormap.replace.{}: swizzle atomicity {} with {} swizzle has no CUtensorMapSwizzle "
+                                "value, which tcsim's encoding holds (atomicity 32B, 32B + 8B flip and 64B exist with "
+                                "the 128B span only); replace .swizzle_mode with 3 (128B) first",
+                                name, atom == 1 ? "32B" : atom == 2 ? "32B + 8B flip" : "64B",
+                                mode == 0 ? "no" : mode == 1 ? "32B" : "64B"));
+      static constexpr TensorMapSwizzle k128[4] = {TensorMapSwizzle::B128, TensorMapSwizzle::B128Atom32B,
+                                                   TensorMapSwizzle::B128Atom32BFlip8B, TensorMapSwizzle::B128Atom64B};
+      const TensorMapSwizzle ns = mode == 0   ? TensorMapSwizzle::None
+                                  : mode == 1 ? TensorMapSwizzle::B32
+                                  : mode == 2 ? TensorMapSwizzle::B64
+                                              : k128[atom];
+      h.set_swizzle(static_cast<uint64_t>(ns));
+      store64(b, 0, h.raw);
+      break;
+    }
   }
   store64(b, kWordChecksum, fnv1a64(std::span<const uint8_t>(b.data(), 120)));
   return b;

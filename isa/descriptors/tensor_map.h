@@ -92,12 +92,23 @@ Violations validate_tensor_map_use(const TensorMapParams& p, TmaDirection dir);
 Expected<TensorMapBytes> encode_tensor_map(const TensorMapParams& p, Arch arch = Arch::Sm100a);
 Expected<TensorMapParams> decode_tensor_map(std::span<const uint8_t> bytes, Arch arch = Arch::Sm100a);
 
-// tensormap.replace (PTX ISA §9.7.9.26) on tcsim's encoding: the field `field` (dimension `ord` for
-// the per-dimension fields) of the 128 bytes becomes `value`, the checksum is recomputed. Only the
-// map's framing is checked here (magic, version, checksum, rank, ord); the driver's rules apply when
-// a copy uses the edited map (decode_tensor_map), as on the GPU, where a map may pass through
-// invalid states between edits.
-enum class TensorMapField : uint8_t { GlobalAddress, GlobalDim };
+// tensormap.replace (PTX ISA §9.7.9.27) on tcsim's encoding: the field `field` (dimension `ord` for
+// the per-dimension fields) of the 128 bytes becomes `value`, the checksum is recomputed. `value` is
+// the instruction's new_val as the PTX ISA defines it per field:
+//   GlobalAddress  the address;  Rank  rank - 1 ("zero-based numbering");
+//   GlobalDim / BoxDim / ElementStride  the value for dimension `ord` (ord < rank);
+//   GlobalStride   the byte stride of dimension ord + 1 (ord < rank - 1; CUTLASS's
+//                  tma_descriptor_replace_dims_strides passes prob_stride[ord + 1] in bytes);
+//   ElemType / Interleave / SwizzleMode / SwizzleAtomicity / FillMode  the codes of the PTX ISA
+//                  table "Tensormap new_val validity" (tensor_map.cc lists them).
+// Checked here: the map's framing (magic, version, checksum), ord, and that the value fits tcsim's
+// encoding (an enum code the table lists, a box dimension < 4096, an element stride < 256, rank
+// 1-5). The driver's rules apply when a copy uses the edited map (decode_tensor_map), as on the GPU,
+// where a map may pass through invalid states between edits.
+enum class TensorMapField : uint8_t {
+  GlobalAddress, GlobalDim, Rank, BoxDim, GlobalStride, ElementStride,
+  ElemType, Interleave, SwizzleMode, SwizzleAtomicity, FillMode,
+};
 Expected<TensorMapBytes> tensor_map_replace(std::span<const uint8_t> bytes, TensorMapField field, uint32_t ord,
                                             uint64_t value);
 

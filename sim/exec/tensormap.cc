@@ -10,10 +10,12 @@
 // place (generic-proxy write of the map's bytes, in shared or global memory) and recomputes its
 // checksum; cp_fenceproxy copies 128 bytes from shared to global memory (the fence half orders
 // nothing further in tcsim: a copy that uses the map reads it from memory when it issues).
-// Implemented fields: .global_address and .global_dim (value = the new address / extent, as
-// cuTensorMapEncodeTiled takes them). The other fields' new_val encodings are not settled here
-// (e.g. whether .box_dim / .element_stride / .rank take the value or the value minus one, the
-// units of .global_stride, the enum codes of the field3 modes): they bind a "not implemented yet".
+// All eleven fields are implemented; new_val per field as the PTX ISA defines it (§9.7.9.27; the
+// translation to tcsim's encoding is isa::tensor_map_replace): .rank takes rank - 1, .box_dim /
+// .global_dim / .element_stride the value of dimension ord, .global_stride the byte stride of
+// dimension ord + 1, the field3 modes the codes of the table "Tensormap new_val validity". The
+// replaced map is validated by the decoder when a copy uses it (sim/units/tma_engine.cc reads the
+// map from memory at issue), so a map left in a state the driver would refuse is reported there.
 #include <algorithm>
 #include <array>
 
@@ -91,17 +93,34 @@ void bind_tensormap(BindCtx& b) {
     return;
   }
   if (!b.has(Mod::tile)) b.fail("tensormap.replace needs its mode (.tile)");
-  isa::TensorMapField f = isa::TensorMapField::GlobalAddress;
-  bool ord = false;
-  if (b.has(Mod::global_address)) {
-    f = isa::TensorMapField::GlobalAddress;
-  } else if (b.has(Mod::global_dim)) {
-    f = isa::TensorMapField::GlobalDim;
-    ord = true;
-  } else {
-    return b.not_implemented("tensormap.replace of this field is not implemented yet (only .global_address and "
-                             ".global_dim: the new_val encodings of the other fields are not settled)");
-  }
+  // The field modifier -> the field, and whether the form takes ord (.field2).
+  struct FieldRow {
+    Mod mod;
+    isa::TensorMapField field;
+    bool ord;
+  };
+  static constexpr FieldRow kFields[] = {
+      {Mod::global_address, isa::TensorMapField::GlobalAddress, false},
+      {Mod::rank, isa::TensorMapField::Rank, false},
+      {Mod::box_dim, isa::TensorMapField::BoxDim, true},
+      {Mod::global_dim, isa::TensorMapField::GlobalDim, true},
+      {Mod::global_stride, isa::TensorMapField::GlobalStride, true},
+      {Mod::element_stride, isa::TensorMapField::ElementStride, true},
+      {Mod::elemtype, isa::TensorMapField::ElemType, false},
+      {Mod::interleave_layout, isa::TensorMapField::Interleave, false},
+      {Mod::swizzle_mode, isa::TensorMapField::SwizzleMode, false},
+      {Mod::swizzle_atomicity, isa::TensorMapField::SwizzleAtomicity, false},
+      {Mod::fill_mode, isa::TensorMapField::FillMode, false},
+  };
+  const FieldRow* row = nullptr;
+  for (const FieldRow& r : kFields)
+    if (b.has(r.mod)) row = &r;
+  if (!row)
+    b.fail("tensormap.replace needs a field: .global_address .rank .box_dim .global_dim .global_stride "
+           ".element_stride .elemtype .interleave_layout .swizzle_mode .swizzle_atomicity .fill_mode");
+  const isa::TensorMapField f = row->field;
+  const bool ord = row->ord;
+  const bool wide = f == isa::TensorMapField::GlobalAddress || f == isa::TensorMapField::GlobalStride;
   const Space s = b.in.space(0) == Space::SharedCta || b.in.space(0) == Space::Shared ? Space::SharedCta
                   : b.in.space(0) == Space::Global                                    ? Space::Global
                                                                                        : Space::Generic;
@@ -109,7 +128,7 @@ void bind_tensormap(BindCtx& b) {
   if (b.nops() != (ord ? 3u : 2u)) b.fail(ord ? "the form takes [addr], ord, new_val" : "the form takes [addr], new_val");
   b.out.first_op = b.push(b.address(0, s));
   if (ord) b.out.o[0] = b.src(1, Type::U32);
-  b.out.o[1] = b.src(ord ? 2 : 1, f == isa::TensorMapField::GlobalAddress ? Type::B64 : Type::B32);
+  b.out.o[1] = b.src(ord ? 2 : 1, wide ? Type::B64 : Type::B32);
   b.out.aux = static_cast<uint64_t>(f) | static_cast<uint64_t>(s) << 8 | (ord ? kHasOrd : 0);
   b.out.fn = exec_replace;
 }
