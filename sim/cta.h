@@ -13,6 +13,9 @@
 namespace tcsim::sim {
 
 class Sm;
+struct WgmmaState;    // sim/units/wgmma_unit.h
+struct CpAsyncState;  // sim/units/cp_async_unit.h
+struct RegPool;       // sim/exec/setmaxnreg.cc
 
 // One of the 16 named CTA barriers (PTX ISA §9.7.13.1 "bar, barrier"). Arrival is counted per
 // warp: a warp arrives once all of its non-exited threads have executed the barrier (possibly in
@@ -50,6 +53,12 @@ class Cta {
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
   std::string describe_barriers(const Program& prog, const LaunchState& L) const;
+
+  // Per-CTA state of asynchronous units and pools, created by the owning unit on first use (a
+  // shared_ptr, so this header needs only their declarations; events hold weak references).
+  std::shared_ptr<WgmmaState> wgmma;      // warpgroups' wgmma queues and groups
+  std::shared_ptr<CpAsyncState> cp_async; // per-thread cp.async groups
+  std::shared_ptr<RegPool> reg_pool;      // setmaxnreg's per-CTA register pool
 
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);

@@ -78,6 +78,7 @@ class LaunchRun {
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
     }
     LaunchResult r;
+    collect_warnings(r);
     r.cycles = end.count();
     r.warp_instructions = total;
     r.thread_instructions = thread_instrs;
@@ -128,6 +129,21 @@ class LaunchRun {
         chosen[r]->launch(L_, ctaid, linear, now);
       }
     }
+  }
+
+  // Checker reports of every partition, by cycle (then partition order: deterministic).
+  void collect_warnings(LaunchResult& r) const {
+    std::vector<std::pair<const Partition::Warning*, size_t>> all;
+    uint64_t dropped = 0;
+    for (size_t p = 0; p < parts_.size(); ++p) {
+      for (const auto& w : parts_[p]->warnings()) all.push_back({&w, p});
+      dropped += parts_[p]->warnings_dropped();
+    }
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      return a.first->when != b.first->when ? a.first->when < b.first->when : a.second < b.second;
+    });
+    for (const auto& [w, p] : all) r.warnings.push_back(w->message);
+    if (dropped) r.warnings.push_back(fmt::format("... and {} more checker reports not shown", dropped));
   }
 
   std::string where_warps_are() const {

@@ -30,6 +30,11 @@ void Partition::record_fault(Cycles when, uint32_t sm, std::string message) {
   if (!fault_ || when < fault_->when) fault_ = Fault{when, sm, std::move(message)};
 }
 
+void Partition::warn(Cycles when, std::string message) {
+  if (warnings_.size() < kMaxWarnings) warnings_.push_back({when, std::move(message)});
+  else ++warnings_dropped_;
+}
+
 namespace {
 // The simulator's float results never depend on the host thread's floating-point state: each
 // quantum runs with the default environment (round-to-nearest, no flush-to-zero / denormals-are-

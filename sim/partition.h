@@ -53,6 +53,17 @@ class Partition {
   std::string describe_blocked() const;
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
+  // A checker report that does not stop the kernel (undefined behaviour the hardware may hide,
+  // e.g. registers touched before their wgmma was waited for). Kept in order; after
+  // kMaxWarnings only counted. The launch merges every partition's reports by cycle.
+  static constexpr size_t kMaxWarnings = 64;
+  void warn(Cycles when, std::string message);
+  struct Warning {
+    Cycles when;
+    std::string message;
+  };
+  const std::vector<Warning>& warnings() const { return warnings_; }
+  uint64_t warnings_dropped() const { return warnings_dropped_; }
 
  private:
   const LaunchState* L_;
@@ -62,6 +73,8 @@ class Partition {
   StoreOverlay overlay_;
   Cycles now_;
   std::optional<Fault> fault_;
+  std::vector<Warning> warnings_;
+  uint64_t warnings_dropped_ = 0;
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
 };

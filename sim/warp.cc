@@ -184,6 +184,7 @@ uint8_t Warp::step(ExecCtx& ctx) {
   ctx.flow = Flow::Next;
   ++issued_;
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
+  if (reg_watch) [[unlikely]] reg_watch(ctx, in);
   if (mask) in.fn(ctx, in);
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code
@@ -297,6 +298,15 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       cta_->arrive(*this, b, exec, ctx.lane_target[0], ctx.now);
       return;
     }
+    case Flow::WaitAsync:
+      if (rest) {
+        groups_[gi].mask = rest;
+        groups_[gi].pc = pc + 1;
+        add_group(pc, exec, depth, GroupState::AtAsyncWait);
+      } else {
+        groups_[gi].state = GroupState::AtAsyncWait;
+      }
+      break;
     case Flow::Sleep:
       groups_[gi].pc = pc + 1;
       if (rest) {
@@ -326,8 +336,11 @@ void Warp::normalize() {
       ThreadGroup& a = groups_[j];
       const ThreadGroup& b = groups_[i];
       if (a.pc != b.pc || a.depth != b.depth) continue;
-      const bool sync_or_ready = (a.state == GroupState::Ready || a.state == GroupState::AtWarpSync) &&
-                                 (b.state == GroupState::Ready || b.state == GroupState::AtWarpSync);
+      // (A group parked at an async wait merges too: the merged group re-executes the wait.)
+      auto reevaluated = [](GroupState s) {
+        return s == GroupState::Ready || s == GroupState::AtWarpSync || s == GroupState::AtAsyncWait;
+      };
+      const bool sync_or_ready = reevaluated(a.state) && reevaluated(b.state);
       const bool same_barrier = a.state == GroupState::AtBarrier && b.state == GroupState::AtBarrier &&
                                 a.barrier == b.barrier;
       if (!sync_or_ready && !same_barrier) continue;
@@ -362,6 +375,16 @@ void Warp::lanes_exit(ExecCtx& ctx, uint32_t lanes) {
     }
   normalize();
   cta_->on_exit(*this, ctx.now);
+}
+
+void Warp::wake_async() {
+  bool any = false;
+  for (ThreadGroup& g : groups_)
+    if (g.state == GroupState::AtAsyncWait) {
+      g.state = GroupState::Ready;
+      any = true;
+    }
+  if (any) normalize();
 }
 
 void Warp::release_barrier(int b, Cycles ready) {
@@ -512,6 +535,7 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
       case GroupState::AtWarpSync: state = "waiting for the other lanes of its member mask"; break;
       case GroupState::AtBarrier: state = fmt::format("waiting at barrier {}", g.barrier); break;
       case GroupState::Sleeping: state = "sleeping"; break;
+      case GroupState::AtAsyncWait: state = "waiting for an asynchronous operation"; break;
     }
     r += fmt::format("{}    warp {} lanes {}: {} at {}", r.empty() ? "" : "\n", id_, lane_ranges(g.mask), state, where);
   }

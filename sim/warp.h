@@ -35,6 +35,7 @@ enum class GroupState : uint8_t {
   AtWarpSync,  // parked at a warp-synchronous instruction, waiting for the rest of its mask
   AtBarrier,   // arrived at CTA barrier `barrier`, pc already past it
   Sleeping,    // nanosleep until `wake_at`
+  AtAsyncWait, // parked at a wait on an asynchronous unit (Flow::WaitAsync), pc not advanced
 };
 
 struct ThreadGroup {
@@ -102,6 +103,14 @@ class Warp {
   uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
   bool& bar_counted(int b) { return bar_counted_[b]; }
   void release_barrier(int b, Cycles ready);
+
+  // Groups parked by Flow::WaitAsync become ready and re-execute their wait (called by units).
+  void wake_async();
+  // An asynchronous unit that still reads or writes registers of this warp (wgmma accumulators
+  // and A fragments until the covering wait_group, PTX ISA §9.7.15.7.3) watches every instruction
+  // the warp executes meanwhile; nullptr when nothing is in flight (one predictable branch).
+  using RegWatch = void (*)(ExecCtx&, const ExecInstr&);
+  RegWatch reg_watch = nullptr;
 
   // Per-lane local memory (stack frames, .local variables, call parameters).
   uint8_t* local_ptr(ExecCtx& ctx, int lane, uint64_t addr, uint32_t size);

@@ -31,6 +31,11 @@ enum class Flow : uint8_t {
   WaitSync,      // the group must wait for other lanes of the warp to reach this pc (warp-sync ops)
   WaitBarrier,   // lanes arrived at CTA barrier ExecCtx::target and wait (pc + 1 on release)
   Sleep,         // lanes continue at pc + 1 after ExecCtx::target cycles
+  // The group parks at this pc until an asynchronous unit calls Warp::wake_async() (a wgmma or
+  // cp.async group completed, registers returned to the setmaxnreg pool); it then executes the
+  // instruction again, which passes or parks once more. Units wake only on a state change, so a
+  // wait costs one re-execution per relevant event, not a spin.
+  WaitAsync,
 };
 
 struct SimFault : std::runtime_error {

@@ -156,10 +156,17 @@ std::map<std::string, Sample> samples() {
       {"cvt", v("cvt.rn.f32.u32 %y0, %x0;", 0x40e00000u)},
       {"mapa", todo("mapa.shared::cluster.u32 %y0, %x0, 0;")},
       {"getctarank", todo("getctarank.shared::cluster.u32 %y0, %x0;")},
-      {"cp_async", todo("cp.async.ca.shared.global [%y0], [%rdi5], 4;")},
-      {"cp_async_commit_group", todo("cp.async.commit_group;")},
-      {"cp_async_wait_group", todo("cp.async.wait_group 0;")},
-      {"cp_async_wait_all", todo("cp.async.wait_all;")},
+      // cp.async (one thread): the row's first value (7, at %rdi4) copied into shared memory lands
+      // only after the wait; 3 bytes of src-size zero-fill the 4th; ignore-src writes zeros.
+      {"cp_async", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.cg.shared.global [cpbuf], [%rdi4], 16, 3;\n"
+                     " cp.async.wait_all;\n ld.shared.u32 %y0, [cpbuf];\n }", 7)},
+      {"cp_async_commit_group", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.ca.shared.global [cpbuf], [%rdi4+8], 4;\n"
+                                  " cp.async.commit_group;\n cp.async.wait_group 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 3)},
+      {"cp_async_wait_group", v("{\n .shared .align 16 .b8 cpbuf[16];\n st.shared.u32 [cpbuf], 9;\n setp.eq.u32 %p1, %x0, 7;\n"
+                                " cp.async.ca.shared.global [cpbuf], [%rdi4], 4, %p1;\n cp.async.commit_group;\n"
+                                " cp.async.wait_group 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 0)},
+      {"cp_async_wait_all", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.ca.shared.global [cpbuf], [%rdi4+16], 8;\n"
+                              " cp.async.wait_all;\n ld.shared.u32 %y0, [cpbuf];\n }", 5)},
       {"cp_async_mbarrier_arrive", todo("cp.async.mbarrier.arrive.b64 [%y0];")},
       {"cp_async_bulk", todo("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y0], [%rdi5], 16, [%y1];")},
       {"cp_reduce_async_bulk", todo("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rdi5], [%y0], 16;")},
@@ -171,9 +178,14 @@ std::map<std::string, Sample> samples() {
       {"cp_async_bulk_prefetch_tensor", todo("cp.async.bulk.prefetch.tensor.1d.L2.global.tile [%rdi5, {%y1}];")},
       {"tensormap_replace", todo("tensormap.replace.tile.global_address.global.b1024.b64 [%rdi5], %z0;")},
       {"tensormap_cp_fenceproxy", todo("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rdi5], [%y0], 128;")},
-      {"ldmatrix", todo("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%y0}, [%y1];")},
-      {"stmatrix", todo("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%y1], {%y0};")},
-      {"movmatrix", todo("movmatrix.sync.aligned.m8n8.trans.b16 %y0, %y1;")},
+      // Warp-collective matrix moves need the whole warp (.sync.aligned); one thread is an error.
+      // Values: tests/sim/matrix_move_test.cc and the H200 goldens of kernels/hopper.
+      {"ldmatrix", Sample{"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%y0}, [%y1];", std::nullopt, false,
+                          "ldmatrix.sync.aligned must be executed by all 32 threads"}},
+      {"stmatrix", Sample{"stmatrix.sync.aligned.m8n8.x1.shared.b16 [%y1], {%y0};", std::nullopt, false,
+                          "stmatrix.sync.aligned must be executed by all 32 threads"}},
+      {"movmatrix", Sample{"movmatrix.sync.aligned.m8n8.trans.b16 %y0, %y1;", std::nullopt, false,
+                           "movmatrix.sync.aligned must be executed by all 32 threads"}},
       {"tex", todo("tex.1d.v4.f32.s32 {%y0, %y1, %y2, %y3}, [%rdi5, {%x0}];")},
       {"tld4", todo("tld4.r.2d.v4.f32.f32 {%y0, %y1, %y2, %y3}, [%rdi5, {%x0, %x1}];")},
       {"txq", todo("txq.width.b32 %y0, [%rdi5];")},
@@ -223,14 +235,19 @@ std::map<std::string, Sample> samples() {
       {"clusterlaunchcontrol_try_cancel", todo("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y0], [%y1];")},
       {"clusterlaunchcontrol_query_cancel", todo("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;")},
       // 9.7.14-16: tensor core instructions (later issues).
-      {"mma", todo("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%y0, %y1, %y2, %y3}, {%x0, %x1, %x2, %x3}, {%x0, %x1}, {%y0, %y1, %y2, %y3};")},
+      // mma.sync needs a whole warp (one thread is an error) and wgmma an sm_90a device (this
+      // table runs on sm_100a). Values:
+      // tests/sim/mma_sync_test.cc, wgmma_test.cc and the H200 goldens of kernels/hopper.
+      {"mma", Sample{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%y0, %y1, %y2, %y3}, {%x0, %x1, %x2, %x3}, {%x0, %x1}, {%y0, %y1, %y2, %y3};",
+                     std::nullopt, false, "mma.sync.aligned must be executed by all 32 threads"}},
       {"wmma_load", todo("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, [%rdi5];")},
       {"wmma_store", todo("wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rdi5], {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7};")},
       {"wmma_mma", todo("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7};")},
-      {"wgmma_mma_async", todo("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%y0, %y1, %y2, %y3}, %z0, %z1, %p0, 1, 1, 0, 0;")},
-      {"wgmma_fence", todo("wgmma.fence.sync.aligned;")},
-      {"wgmma_commit_group", todo("wgmma.commit_group.sync.aligned;")},
-      {"wgmma_wait_group", todo("wgmma.wait_group.sync.aligned 0;")},
+      {"wgmma_mma_async", Sample{"wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%y0, %y1, %y2, %y3}, %z0, %z1, %p0, 1, 1, 0, 0;",
+                                 std::nullopt, false, "exists only on sm_90a"}},
+      {"wgmma_fence", Sample{"wgmma.fence.sync.aligned;", std::nullopt, false, "exists only on sm_90a"}},
+      {"wgmma_commit_group", Sample{"wgmma.commit_group.sync.aligned;", std::nullopt, false, "exists only on sm_90a"}},
+      {"wgmma_wait_group", Sample{"wgmma.wait_group.sync.aligned 0;", std::nullopt, false, "exists only on sm_90a"}},
       {"tcgen05_alloc", todo("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%y0], 32;")},
       {"tcgen05_dealloc", todo("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %y0, 32;")},
       {"tcgen05_relinquish_alloc_permit", todo("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;")},
