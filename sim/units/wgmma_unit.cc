@@ -280,25 +280,36 @@ void compute(WgmmaOp& op, Cta& cta, const Program& prog) {
   }
   gather(cta, *op.plan_b, n, k, eb, "B", B);
   // C from the accumulators: register i of thread t (warp w, g, q): row 16w + g + 8((i >> 1) & 1),
-  // column 8(i >> 2) + 2q + (i & 1); f16 D: element i in half i & 1 of register i / 2.
+  // column 8(i >> 2) + 2q + (i & 1); f16 D: element i in half i & 1 of register i / 2. For a given
+  // (w, i) the lanes add lane_off[lane] = g * N + 2q to base(w, i).
   const ExecOperand* ops = &prog.operands[op.instr->first_op];
   const int elems = n / 2;  // accumulator elements per thread
-  C.assign(static_cast<size_t>(64) * n, 0);
-  D.resize(C.size());
-  auto coord = [&](int w, int lane, int i) {
-    const int g = lane >> 2, q = lane & 3;
-    return static_cast<size_t>(16 * w + g + 8 * ((i >> 1) & 1)) * n + 8 * (i >> 2) + 2 * q + (i & 1);
+  const size_t total = static_cast<size_t>(64) * n;
+  C.resize(total);
+  D.resize(total);
+  uint32_t lane_off[32];
+  for (int lane = 0; lane < 32; ++lane) lane_off[lane] = static_cast<uint32_t>((lane >> 2) * n + 2 * (lane & 3));
+  auto base = [&](int w, int i) {
+    return static_cast<size_t>(16 * w + 8 * ((i >> 1) & 1)) * n + 8 * (i >> 2) + (i & 1);
   };
-  if (op.scale_d)
+  if (op.scale_d) {
     for (int w = 0; w < 4; ++w) {
       const uint64_t* regs = op.warps[w]->regs();
       for (int i = 0; i < elems; ++i) {
-        const uint64_t* r = regs + uint64_t{ops[f.acc_bits == 16 ? i / 2 : i].ref} * 32;
-        for (int lane = 0; lane < 32; ++lane)
-          C[coord(w, lane, i)] = f.acc_bits == 16 ? static_cast<uint32_t>(r[lane] >> (16 * (i & 1))) & 0xffff
-                                                  : static_cast<uint32_t>(r[lane]);
+        uint32_t* c = C.data() + base(w, i);
+        if (f.acc_bits == 16) {
+          const uint64_t* r = regs + uint64_t{ops[i / 2].ref} * 32;
+          const int sh = 16 * (i & 1);
+          for (int lane = 0; lane < 32; ++lane) c[lane_off[lane]] = static_cast<uint32_t>(r[lane] >> sh) & 0xffff;
+        } else {
+          const uint64_t* r = regs + uint64_t{ops[i].ref} * 32;
+          for (int lane = 0; lane < 32; ++lane) c[lane_off[lane]] = static_cast<uint32_t>(r[lane]);
+        }
       }
     }
+  } else {
+    std::fill(C.begin(), C.end(), 0u);  // scale-d false: D = A * B (a +0 C changes nothing, ZeroSign::Positive)
+  }
   if (f.b1) {
     // D = C + sum over K of popc(A AND B) (§9.7.15.5.2 .and.popc), wrapping in s32.
     for (int r = 0; r < 64; ++r)
@@ -317,14 +328,17 @@ void compute(WgmmaOp& op, Cta& cta, const Program& prog) {
       for (int p = 0; p < f.nd; ++p) {
         if (ops[p].is_sink) continue;
         uint64_t* r = regs + uint64_t{ops[p].ref} * 32;
+        const uint32_t* lo = D.data() + base(w, 2 * p);
+        const uint32_t* hi = D.data() + base(w, 2 * p + 1);
         for (int lane = 0; lane < 32; ++lane)
-          r[lane] = (D[coord(w, lane, 2 * p)] & 0xffff) | (uint64_t{D[coord(w, lane, 2 * p + 1)] & 0xffff} << 16);
+          r[lane] = (lo[lane_off[lane]] & 0xffff) | (uint64_t{hi[lane_off[lane]] & 0xffff} << 16);
       }
     } else {
       for (int i = 0; i < elems; ++i) {
         if (ops[i].is_sink) continue;
         uint64_t* r = regs + uint64_t{ops[i].ref} * 32;
-        for (int lane = 0; lane < 32; ++lane) r[lane] = D[coord(w, lane, i)];
+        const uint32_t* d = D.data() + base(w, i);
+        for (int lane = 0; lane < 32; ++lane) r[lane] = d[lane_off[lane]];
       }
     }
   }

@@ -29,86 +29,15 @@
 #include "tools/spec/spec_error.h"
 #include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim/command.h"
+#if TCSIM_HAVE_SIM_CORE
+#include "tools/tcsim/sim_backend.h"
+#endif
 
 namespace tcsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-#if TCSIM_HAVE_SIM_CORE
-// One simulated device per architecture, each PTX module loaded once (by source name and text).
-class DevicePool {
- public:
-  explicit DevicePool(sim::DeviceOptions o) : opts_(o) {}
-  sim::Device& device(isa::Arch a) {
-    auto& d = devices_[a];
-    if (!d) d = std::make_unique<sim::Device>(a, opts_);
-    return *d;
-  }
-  const sim::Module& module(sim::Device& d, const std::string& text, const std::string& name) {
-    auto& m = modules_[{&d, name}];
-    if (!m.mod || m.text_size != text.size() || m.text_hash != std::hash<std::string>{}(text)) {
-      m.mod = &d.load_ptx(text, name);
-      m.text_size = text.size();
-      m.text_hash = std::hash<std::string>{}(text);
-    }
-    return *m.mod;
-  }
-
- private:
-  struct Loaded {
-    const sim::Module* mod = nullptr;
-    size_t text_size = 0, text_hash = 0;
-  };
-  sim::DeviceOptions opts_;
-  std::map<isa::Arch, std::unique_ptr<sim::Device>> devices_;
-  std::map<std::pair<const sim::Device*, std::string>, Loaded> modules_;
-};
-
-class PooledBackend final : public spec::Backend {
- public:
-  PooledBackend(DevicePool& pool, sim::Device& d, std::string spec_file)
-      : pool_(pool), dev_(d), spec_file_(std::move(spec_file)) {}
-  void load_module(const std::string& text, const std::string& name) override { module_ = &pool_.module(dev_, text, name); }
-  std::vector<std::string> kernel_names() override { return dev_.kernel_names(*module_); }
-  std::vector<spec::ParamInfo> kernel_params(const std::string& kernel) override {
-    std::vector<spec::ParamInfo> r;
-    for (const auto& p : dev_.kernel_params(*module_, kernel)) r.push_back({p.name, p.size, p.align});
-    return r;
-  }
-  bool symbol(const std::string& name, spec::SymbolRef& out) override {
-    try {
-      const sim::SymbolInfo s = dev_.symbol(*module_, name);
-      out = {s.address, s.size};
-      return true;
-    } catch (const sim::SimError&) {
-      return false;
-    }
-  }
-  uint64_t malloc(uint64_t bytes) override { return dev_.malloc(bytes, 256); }
-  void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
-  void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
-  std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t address) override {
-    return spec::encode_tensor_map_bytes(t, address, spec_file_);
-  }
-  spec::LaunchOutcome launch(const std::string& kernel, const spec::LaunchSpec& s, std::span<const std::byte> params,
-                             std::span<const spec::ParamInfo>) override {
-    sim::LaunchConfig cfg;
-    cfg.grid = {s.grid.x, s.grid.y, s.grid.z};
-    cfg.block = {s.block.x, s.block.y, s.block.z};
-    cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
-    cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
-    const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
-    return {r.cycles, r.warnings, r.approx_ops};
-  }
-
- private:
-  DevicePool& pool_;
-  sim::Device& dev_;
-  std::string spec_file_;
-  const sim::Module* module_ = nullptr;
-};
-#endif
 
 uint64_t parse_count(std::string_view opt, std::string_view v) {
   uint64_t x = 0;
