@@ -3,7 +3,10 @@
 //     warpgroups, m64n128k16) at 1024^3 and 2048^3, run from its launch specs
 //     (kernels/hopper/specs/bench/gemm_bf16_ws__*.json) exactly as `tcsim run` runs them;
 //  2. a synthetic wgmma loop (no TMA: shared memory filled once, 2 warpgroups per CTA issuing
-//     m64n128k16 back to back, 132 CTAs) that isolates the tensor-core path.
+//     m64n128k16 back to back, 132 CTAs) that isolates the tensor-core path;
+//  3. the mma.sync path: a synthetic loop (4 warps per CTA, each a 32x32 warp tile = 8 mma.sync
+//     m16n8k16 bf16 -> f32 per k-step, operands in registers) and the Ampere-style cp.async +
+//     ldmatrix + mma.sync GEMM of kernels/hopper (gemm_mma_bf16_tn) at 1024^3 from its bench spec.
 // Each line: multiply-adds / wall second, and / CPU second of the process (all host threads: the
 // "per core" figure). The machine is shared, so CPU time is the fair per-core measure. Prints;
 // asserts nothing. Arguments: `--quick` skips the 2048^3 GEMM; `--spec FILE` runs one spec.
@@ -39,7 +42,7 @@ void report(std::string_view what, double macs, double wall, double cpu, uint64_
 void run_spec(const std::string& path) {
   try {
     const spec::LaunchSpec s = spec::load_spec(path);
-    // M, N, K from the last three u32 arguments (gemm_ws.cuh: ..., M, N, K).
+    // M, N, K from the last three u32 arguments (gemm_ws.cuh, gemm_mma_sync.cu: ..., M, N, K).
     std::vector<uint64_t> mnk;
     for (const auto& a : s.args)
       if (a.kind == spec::ArgKind::Scalar && a.scalar == spec::SpecDType::U32) mnk.push_back(a.scalar_bits);
@@ -158,6 +161,76 @@ void run_loop(uint32_t ctas, uint32_t iters) {
          cpu_seconds() - c0, r.cycles);
 }
 
+// 4 warps x `iters` x 8 mma.sync m16n8k16 (bf16 -> f32) per CTA: each warp a 32x32 tile (2 A
+// fragments of 16 rows, 4 B fragments of 8 columns, 8 accumulators), operands in registers as after
+// ldmatrix, so only the simulated tensor-core arithmetic and the issue loop are measured.
+std::string mma_loop_ptx() {
+  std::string decl, init, mma, st;
+  for (int i = 0; i < 8; ++i)  // A: a<2i..>, 4 regs per fragment; B: b<i>, 2 regs per fragment
+    init += fmt::format("  add.u32 %a{0}, %r3, {1};\n  add.u32 %b{0}, %r3, {2};\n", i, 0x00050003 * i,
+                        0x00030007 * i);
+  for (int i = 0; i < 32; ++i) init += fmt::format("  mov.f32 %f{}, 0f00000000;\n", i);
+  for (int mt = 0; mt < 2; ++mt)
+    for (int nt = 0; nt < 4; ++nt) {
+      const int acc = 4 * (4 * mt + nt);
+      mma += fmt::format(
+          "  mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {{%f{0}, %f{1}, %f{2}, %f{3}}}, {{%a{4}, %a{5}, "
+          "%a{6}, %a{7}}}, {{%b{8}, %b{9}}}, {{%f{0}, %f{1}, %f{2}, %f{3}}};\n",
+          acc, acc + 1, acc + 2, acc + 3, 4 * mt, 4 * mt + 1, 4 * mt + 2, 4 * mt + 3, 2 * nt, 2 * nt + 1);
+    }
+  for (int i = 0; i < 32; ++i) st += fmt::format("  add.f32 %f32, %f32, %f{};\n", i);
+  return R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry mmaloop(.param .u64 out, .param .u32 iters)
+.maxntid 128, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b32 %a<8>;
+  .reg .b32 %b<8>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<33>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [iters];
+  mov.u32 %r2, %tid.x;
+  // two bf16 near 2^-7 with mantissas varying by thread
+  mad.lo.u32 %r3, %r2, 0x00010001, 0x3c00bc00;
+)" + init + R"(  mov.u32 %r13, 0;
+$Lloop:
+)" + mma + R"(  add.u32 %r13, %r13, 1;
+  setp.lt.u32 %p3, %r13, %r1;
+  @%p3 bra $Lloop;
+  mov.f32 %f32, 0f00000000;
+)" + st + R"(  mov.u32 %r14, %ctaid.x;
+  mad.lo.u32 %r15, %r14, 128, %r2;
+  mul.wide.u32 %rd6, %r15, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  st.global.f32 [%rd7], %f32;
+  ret;
+}
+)";
+}
+
+void run_mma_loop(uint32_t ctas, uint32_t iters) {
+  sim::Device dev(isa::Arch::Sm90a);
+  const sim::Module& m = dev.load_ptx(mma_loop_ptx(), "mmaloop.ptx");
+  const uint64_t out = dev.malloc(uint64_t{ctas} * 128 * 4);
+  std::vector<std::byte> params(12);
+  std::memcpy(params.data(), &out, 8);
+  std::memcpy(params.data() + 8, &iters, 4);
+  sim::LaunchConfig cfg;
+  cfg.grid = {ctas, 1, 1};
+  cfg.block = {128, 1, 1};
+  const bench::Timer t;
+  const double c0 = cpu_seconds();
+  const sim::LaunchResult r = dev.launch(m, "mmaloop", cfg, params);
+  const double macs = double(ctas) * 4 * iters * 8 * 16 * 8 * 16;
+  report(fmt::format("mma.sync loop: {} CTAs x 4 warps x {} x 8 m16n8k16", ctas, iters), macs, t.seconds(),
+         cpu_seconds() - c0, r.cycles);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,8 +245,10 @@ int main(int argc, char** argv) {
   fmt::print("bit-exact multiply-adds per second of whole GEMMs in the simulator (models/mma tile() fast path, "
              "CTAs simulated on all host threads)\n");
   run_loop(132, 16);
+  run_mma_loop(132, 64);
   if (specs.empty()) {
     const std::string dir = std::string(TCSIM_SOURCE_DIR) + "/kernels/hopper/specs/bench/";
+    specs.push_back(dir + "gemm_mma_bf16_tn__1024x1024x1024.json");
     specs.push_back(dir + "gemm_bf16_ws__1024x1024x1024.json");
     if (!quick) specs.push_back(dir + "gemm_bf16_ws__2048x2048x2048.json");
   }
