@@ -66,6 +66,11 @@ struct MmaPlan {
   Arith arith = Arith::Engine;
   bool a_signed = false, b_signed = false, satfinite = false, bin_xor = false;
   std::unique_ptr<mm::DotEngine> engine;
+  // Gather/scatter offsets (non-f64 forms), built once at bind from the fragment coordinates below:
+  // a_off[32j + lane]: where register j of `lane` starts in A (row-major M x K element codes);
+  // b_off likewise in B (column-major); acc_off[32i + lane]: accumulator element i in C/D (M x N).
+  std::array<uint16_t, 32 * 8> a_off{}, b_off{};
+  std::array<uint16_t, 32 * 4> acc_off{};
 };
 
 struct Coord {
@@ -86,15 +91,28 @@ inline Coord acc_coord(const MmaPlan& p, int lane, int i) {  // {row, column}
 
 constexpr int kMaxM = 16, kMaxN = 8, kMaxK = 256;
 
-// Splits one fragment register into its elements: out[e] = element e (unsigned code).
-inline void unpack_unit(uint64_t v, int bits, int unit_bits, uint32_t* out) {
-  if (bits >= 32) {
-    out[0] = static_cast<uint32_t>(v);  // (f64 uses the 64-bit path below)
-    return;
+// Splits the 32-bit fragment registers of one operand into element codes: register `src` of every
+// lane, element e (lowest bits first) to dst[off[lane] + e]. Specialised on the element width (the
+// simulator's hot loop for mma.sync-heavy kernels).
+template <int Bits>
+void gather_t(const uint64_t* src, const uint16_t* off, uint32_t* dst) {
+  constexpr int kElems = 32 / Bits;
+  constexpr uint32_t kMask = Bits == 32 ? ~0u : (1u << (Bits % 32)) - 1;
+  for (int lane = 0; lane < 32; ++lane) {
+    const uint64_t v = src[lane];
+    uint32_t* o = dst + off[lane];
+    for (int e = 0; e < kElems; ++e) o[e] = static_cast<uint32_t>(v >> (e * Bits)) & kMask;
   }
-  const int n = unit_bits / bits;
-  const uint32_t mask = (1u << bits) - 1;
-  for (int e = 0; e < n; ++e) out[e] = static_cast<uint32_t>(v >> (e * bits)) & mask;
+}
+
+void gather(int bits, const uint64_t* src, const uint16_t* off, uint32_t* dst) {
+  switch (bits) {
+    case 1: return gather_t<1>(src, off, dst);
+    case 4: return gather_t<4>(src, off, dst);
+    case 8: return gather_t<8>(src, off, dst);
+    case 16: return gather_t<16>(src, off, dst);
+    default: return gather_t<32>(src, off, dst);
+  }
 }
 
 inline int64_t int_value(uint32_t code, int bits, bool is_signed) {
@@ -155,20 +173,23 @@ void exec_mma(ExecCtx& c, const ExecInstr& in) {
 
   // Element codes: A row-major M x K, B column-major (column j = K codes), C/D row-major M x N.
   uint32_t A[kMaxM * kMaxK], B[kMaxN * kMaxK], C[kMaxM * kMaxN], D[kMaxM * kMaxN];
-  const int epa = p.unit_bits / p.abits, epb = p.unit_bits / p.bbits;
-  for (int lane = 0; lane < 32; ++lane) {
-    for (int j = 0; j < p.na; ++j) {
-      const Coord x = a_coord(p, lane, j);
-      unpack_unit(c.src(a_ops[j].ref)[lane], p.abits, p.unit_bits, &A[x.row * p.k + x.unit * epa]);
+  for (int j = 0; j < p.na; ++j) gather(p.abits, c.src(a_ops[j].ref), &p.a_off[32 * j], A);
+  for (int j = 0; j < p.nb; ++j) gather(p.bbits, c.src(b_ops[j].ref), &p.b_off[32 * j], B);
+  if (p.acc_bits == 16) {
+    for (int r = 0; r < p.nc; ++r) {  // .f16x2: element 2r in the low half, 2r + 1 in the high half
+      const uint64_t* src = c.src(c_ops[r].ref);
+      const uint16_t* o0 = &p.acc_off[32 * (2 * r)];
+      const uint16_t* o1 = &p.acc_off[32 * (2 * r + 1)];
+      for (int lane = 0; lane < 32; ++lane) {
+        C[o0[lane]] = static_cast<uint32_t>(src[lane]) & 0xffff;
+        C[o1[lane]] = static_cast<uint32_t>(src[lane] >> 16) & 0xffff;
+      }
     }
-    for (int j = 0; j < p.nb; ++j) {
-      const Coord x = b_coord(lane, j);
-      unpack_unit(c.src(b_ops[j].ref)[lane], p.bbits, p.unit_bits, &B[x.row * p.k + x.unit * epb]);
-    }
+  } else {
     for (int i = 0; i < acc_per_thread; ++i) {
-      const Coord x = acc_coord(p, lane, i);
-      const uint64_t v = p.acc_bits == 16 ? c.src(c_ops[i / 2].ref)[lane] >> (16 * (i & 1)) : c.src(c_ops[i].ref)[lane];
-      C[x.row * p.n + x.unit] = static_cast<uint32_t>(p.acc_bits == 16 ? (v & 0xffff) : v);
+      const uint64_t* src = c.src(c_ops[i].ref);
+      const uint16_t* o = &p.acc_off[32 * i];
+      for (int lane = 0; lane < 32; ++lane) C[o[lane]] = static_cast<uint32_t>(src[lane]);
     }
   }
   switch (p.arith) {
@@ -194,18 +215,20 @@ void exec_mma(ExecCtx& c, const ExecInstr& in) {
       break;
     case Arith::F64: break;
   }
-  for (int lane = 0; lane < 32; ++lane) {
-    if (p.acc_bits == 16) {
-      for (int r = 0; r < p.nc; ++r) {
-        const Coord x0 = acc_coord(p, lane, 2 * r), x1 = acc_coord(p, lane, 2 * r + 1);
-        if (!d_ops[r].is_sink)
-          c.dst(d_ops[r].ref)[lane] = (D[x0.row * p.n + x0.unit] & 0xffff) | (uint64_t{D[x1.row * p.n + x1.unit] & 0xffff} << 16);
-      }
-    } else {
-      for (int i = 0; i < acc_per_thread; ++i) {
-        const Coord x = acc_coord(p, lane, i);
-        if (!d_ops[i].is_sink) c.dst(d_ops[i].ref)[lane] = D[x.row * p.n + x.unit];
-      }
+  if (p.acc_bits == 16) {
+    for (int r = 0; r < p.nc; ++r) {
+      if (d_ops[r].is_sink) continue;
+      uint64_t* dst = c.dst(d_ops[r].ref);
+      const uint16_t* o0 = &p.acc_off[32 * (2 * r)];
+      const uint16_t* o1 = &p.acc_off[32 * (2 * r + 1)];
+      for (int lane = 0; lane < 32; ++lane) dst[lane] = (D[o0[lane]] & 0xffff) | (uint64_t{D[o1[lane]] & 0xffff} << 16);
+    }
+  } else {
+    for (int i = 0; i < acc_per_thread; ++i) {
+      if (d_ops[i].is_sink) continue;
+      uint64_t* dst = c.dst(d_ops[i].ref);
+      const uint16_t* o = &p.acc_off[32 * i];
+      for (int lane = 0; lane < 32; ++lane) dst[lane] = D[o[lane]];
     }
   }
 }
@@ -379,6 +402,23 @@ void bind_mma(BindCtx& b) {
   p.nb = n * k / unit_elems_b / 32;
   const int acc = m * n / 32;
   p.nc = p.acc_bits == 16 ? acc / 2 : acc;
+  if (p.arith != Arith::F64) {
+    if (p.na > 8 || p.nb > 8 || acc > 4) b.fail("internal: mma.sync fragment larger than the offset tables");
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int j = 0; j < p.na; ++j) {
+        const Coord x = a_coord(p, lane, j);
+        p.a_off[32 * j + lane] = static_cast<uint16_t>(x.row * k + x.unit * unit_elems_a);
+      }
+      for (int j = 0; j < p.nb; ++j) {
+        const Coord x = b_coord(lane, j);
+        p.b_off[32 * j + lane] = static_cast<uint16_t>(x.row * k + x.unit * unit_elems_b);
+      }
+      for (int i = 0; i < acc; ++i) {
+        const Coord x = acc_coord(p, lane, i);
+        p.acc_off[32 * i + lane] = static_cast<uint16_t>(x.row * n + x.unit);
+      }
+    }
+  }
   const int reg_bits = p.unit_bits == 64 ? 64 : 32;
   if (b.nops() != 4) b.fail(fmt::format("mma.sync takes 4 operands d, a, b, c; got {}", b.nops()));
   b.out.first_op = bind_regs(b, 0, p.nc, p.acc_bits == 64 ? 64 : 32, true, "d");
