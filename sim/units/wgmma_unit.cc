@@ -240,15 +240,24 @@ void gather(const Cta& cta, const isa::CanonicalLayout& plan, int rows, int k, i
   plan.locate_tile(0, static_cast<uint32_t>(rows), 0, static_cast<uint32_t>(k), loc.data());
   const uint8_t* smem = const_cast<Cta&>(cta).shared();
   const uint32_t size = cta.smem_bytes();
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t a = loc[i].byte;
-    if (a > size - eb)
-      throw SimFault(-1, fmt::format("wgmma.mma_async: element ({}, {}) of operand {} is at shared address 0x{:x}, "
-                                     "outside the CTA's {} bytes of shared memory (layout: {})",
-                                     i / k, i % k, opnd, a, size, plan.describe()));
-    uint32_t v = 0;
-    std::memcpy(&v, smem + a, eb);
-    out[i] = v;
+  // Element width as a compile-time constant: a fixed-size memcpy is one load (the hot loop of
+  // every wgmma).
+  auto run = [&]<int Eb>() {
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t a = loc[i].byte;
+      if (a > size - Eb)
+        throw SimFault(-1, fmt::format("wgmma.mma_async: element ({}, {}) of operand {} is at shared address 0x{:x}, "
+                                       "outside the CTA's {} bytes of shared memory (layout: {})",
+                                       i / k, i % k, opnd, a, size, plan.describe()));
+      uint32_t v = 0;
+      std::memcpy(&v, smem + a, Eb);
+      out[i] = v;
+    }
+  };
+  switch (eb) {
+    case 1: return run.template operator()<1>();
+    case 2: return run.template operator()<2>();
+    default: return run.template operator()<4>();
   }
 }
 
