@@ -184,10 +184,22 @@ def check_spec(path):
         if sname not in syms:
             raise SpecError(f"unknown symbol '{sname}' (module variables: {', '.join(sorted(syms))})")
         init = s.get("init", {})
+        # The runners know a symbol's size only, not its PTX type: the values are read as `dtype`
+        # (docs/launch_spec.md, default u8), which must divide the size and hold the fill.
+        dtype = s.get("dtype", "u8")
+        if dtype not in DTYPES:
+            raise SpecError(f"symbol {sname}: unknown dtype '{dtype}'")
+        esize = DTYPES[dtype][0]
+        if syms[sname] % esize:
+            raise SpecError(f"symbol {sname}: {syms[sname]} bytes is not a whole number of {dtype}")
+        fill = init.get("fill")
+        if isinstance(fill, float) and not fill.is_integer() and dtype[0] in "ui":
+            raise SpecError(f"symbol {sname}: fill {fill} is not an integer ({dtype} holds integers; "
+                            f"set the symbol's \"dtype\")")
         if "file" in init:
             check_init(spec_dir, sname, init, 1, syms[sname], "symbol")
         else:
-            check_init(spec_dir, sname, init, 1, 1, "symbol")
+            check_init(spec_dir, sname, init, esize, syms[sname] // esize, "symbol")
     if not isinstance(spec.get("dynamic_smem_bytes", 0), int):
         raise SpecError("dynamic_smem_bytes must be an integer")
     return entry

@@ -18,6 +18,11 @@
 
 __constant__ int c_table[8] = {1, -2, 3, -5, 8, -13, 21, -34};
 
+// Every thread owns one slot of s4 and s_words (indexed by threadIdx.x), so they hold as many
+// entries as the largest block the kernel is launched with (memory_spaces.json: 128 threads).
+// Smaller arrays would put the stores of the upper threads past the CTA's shared memory.
+constexpr unsigned kMaxBlock = 128;
+
 // Generic accesses: which space the pointer is in is only known at run time.
 __device__ __noinline__ unsigned generic_rmw(unsigned* p, unsigned add) {
   const unsigned old = *p;
@@ -36,8 +41,8 @@ extern "C" __global__ void memory_spaces(const float4* __restrict__ in4, const i
                                          const double* __restrict__ dbl, unsigned* scratch,
                                          unsigned* __restrict__ out, int scale, int bias,
                                          float fscale, unsigned mask) {
-  __shared__ float4 s4[64];
-  __shared__ unsigned s_words[64];
+  __shared__ float4 s4[kMaxBlock];
+  __shared__ unsigned s_words[kMaxBlock];
   __shared__ unsigned s_flag;
   const int t = threadIdx.x;
   const int gid = blockIdx.x * blockDim.x + t;

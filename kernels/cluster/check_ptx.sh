@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The PTX judge for kernels/cluster (and bad/); the logic lives in kernels/tma/check_ptx.sh.
-# Usage: check_ptx.sh [CUDA_ROOT]
+# The PTX judge of kernels/cluster (CTest kernels_cluster_ptx): pairing and targets, ptxas on every
+# committed .ptx, and no drift from what nvcc makes of the sources today. The logic is
+# ../ptx_tool.py's, shared by every corpus.
+# Usage: check_ptx.sh [CUDA_ROOT]   (default /usr/local/cuda). Exit 0 = all good.
+# Environment: PTX_CACHE_DIR (CTest passes one in the build tree), JOBS=<n>.
 here=$(cd "$(dirname "$0")" && pwd)
-DIRS=${DIRS:-"cluster cluster/bad"} exec "$here/../tma/check_ptx.sh" "$@"
+exec "${PYTHON:-python3}" "$here/../ptx_tool.py" check cluster --cuda "${1:-/usr/local/cuda}"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates kernels/cluster/*.sm_{90a,100a}.ptx (and bad/); the logic lives in
-# kernels/tma/gen_ptx.sh, shared by both folders of the asynchronous-machine corpus.
-# Usage: gen_ptx.sh [OUT_ROOT]   (see kernels/tma/gen_ptx.sh)
+# Regenerates the committed PTX of kernels/cluster from its CUDA sources. The logic (canonical
+# compile location, flags, targets, .file normalisation) is ../ptx_tool.py's, shared by every corpus.
+# Usage: gen_ptx.sh [OUT_ROOT]   (default: beside the sources; OUT_ROOT mirrors kernels/)
+# Environment: NVCC (default /usr/local/cuda/bin/nvcc), ONLY=<name> (one source), JOBS=<n>,
+#              PTX_CACHE_DIR (skip sources whose PTX is already what nvcc makes of them).
 here=$(cd "$(dirname "$0")" && pwd)
-DIRS=${DIRS:-"cluster cluster/bad"} exec "$here/../tma/gen_ptx.sh" "$@"
+exec "${PYTHON:-python3}" "$here/../ptx_tool.py" gen cluster ${ONLY:+--only "$ONLY"} ${1:+--out "$1"}

@@ -9,8 +9,9 @@
    dtypes and shapes, init forms, tensor maps inside their buffers, outputs are buffers, the
    cluster divides the grid, block and dynamic shared memory within the sm_90 limits.
 4. Each tensor map of a launchable spec is valid under cuTensorMapEncodeTiled's documented rules
-   (shared/ref/tma-mbarrier.md §3.2, transcribed in tensor_map_verdict below) — except the
-   128B_ATOM swizzles, which are documented but may be refused by the H200's driver (a fact to record).
+   (shared/ref/tma-mbarrier.md §3.2, transcribed in tensor_map_verdict below); a spec whose map uses
+   a 128B_ATOM swizzle (rejected by the H200's driver, README.md "Facts settled on the H200") runs
+   on sm_100a, every other on sm_90a.
 5. facts/tensor_map_edges.json: every "_expect" verdict other than FACT is what tensor_map_verdict
    says, so the expectations handed to the H200 are consistent with the rules as written.
 
@@ -211,8 +212,14 @@ def check_spec(path, s, problems):
         bad("a cluster of more than 8 CTAs is not portable")
     if s.get("dynamic_smem_bytes", 0) > MAX_DYN_SMEM_SM90:
         bad("dynamic shared memory above the sm_90 limit of 227 KB")
-    if s.get("arch") != "sm_90a" or ".sm_90a.ptx" not in s["ptx"]:
-        bad("specs run the sm_90a PTX on arch sm_90a (the H200 judges them)")
+    # The H200 judges the specs: they run the sm_90a PTX on sm_90a, except those using a swizzle the
+    # H200's driver rejects (the 128B_ATOM modes: measured on H200, driver 580.159.04, 2026-11-30),
+    # which run the sm_100a PTX on sm_100a (tcsim's Blackwell runs; run_hw.sh skips them on sm_90).
+    sm100_only = any(t.get("swizzle") in gen_specs.SM100_ONLY_SWIZZLES for t in s.get("tensor_maps", {}).values())
+    want = "sm_100a" if sm100_only else "sm_90a"
+    if not check_only and (s.get("arch") != want or f".{want}.ptx" not in s["ptx"]):
+        bad(f"this spec must run the {want} PTX on arch {want}"
+            + (" (a 128B_ATOM swizzle: the H200's driver rejects it)" if sm100_only else " (the H200 judges it)"))
 
 
 def main():

@@ -4,15 +4,20 @@
 An independent model, written from the PTX ISA and the kernels' own headers, of what each golden
 kernel of kernels/tma and kernels/cluster must output. It shares no code with tcsim: it rebuilds
 the inputs with the launch spec's documented generator (docs/launch_spec.md "Initialisation") and
-applies the TMA layout model of shared/ref/tma-mbarrier.md §3.1/§4.4 (dense box, dimension 0
-fastest, swizzle XOR on the absolute shared address).
+applies the TMA layout model of shared/ref/tma-mbarrier.md §3.1/§4.4 (box rows dimension 0
+fastest, swizzle XOR on the absolute shared address) with the facts the H200 settled (FACTS below,
+README.md "Facts settled on the H200": rows narrower than the swizzle span padded to it, the OOB
+NaN pattern, TMA stores in 16-byte granules, pending_count, ...).
 
   expect.py SPEC.json --out DIR      write DIR/NAME.npy for each output (+ manifest.json), in the
                                      format of `tcsim run --out`, so `tcsim diff DIR OTHER` compares
   expect.py SPEC.json --check DIR    compare DIR/NAME.npy (from tcsim-hw or tcsim) with the model;
                                      exit 0 when identical, 1 when not (first differences printed)
   expect.py --all [--check-root R]   every golden spec; with R, compares R/<spec path without .json>/
-  expect.py --selftest               the layout model against the PTX ISA swizzle tables
+  expect.py --selftest               the layout model against the PTX ISA swizzle tables, hand-worked
+                                     cases of the facts, and the committed H200 fact runs
+  expect.py --replay-facts DIR       the facts/fp_* runs of a run_facts.sh result against the model
+  expect.py --facts                  the hardware facts the model follows
 
 Predictions that rest on an UNCONFIRMED modelling choice are listed by `expect.py --assumptions`;
 a difference there is a fact about the hardware to record, not necessarily a tcsim bug.
@@ -27,21 +32,43 @@ KERNELS = os.path.dirname(HERE)
 M64 = (1 << 64) - 1
 G = 0x9E3779B97F4A7C15
 
+H200 = "measured on H200, driver 580.159.04, 2026-11-30"
+
+# Hardware facts the model follows (README.md "Facts settled on the H200"); each was an assumption
+# until the H200 runs of the golden specs and of facts/ settled it.
+FACTS = {
+    "oob_nan_bits": "OOB NaN fill (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) writes 0x7ff7 into every "
+                    "16-bit half of an OOB element, not the canonical NaN: bf16 0x7ff7 (tma_load_2d), f32 0x7ff77ff7 "
+                    f"(tma_load_3d; {H200}); f16 and tf32 are modelled with the same pattern.",
+    "element_strides": "with traversal strides the box is packed densely, E_d = ceil(box_d / stride_d) elements per "
+                       f"dimension, element e_d at coordinate c_d + e_d * stride_d (tma_load_3d; {H200}).",
+    "narrow_box_pitch": "a box row narrower than its swizzle span (box[0] * esize < 32/64/128 B) still occupies a whole "
+                        "span: row r starts at r * span, its bytes then swizzled by the absolute address, the rest of "
+                        "the span untouched; the complete_tx byte count stays the dense box size "
+                        f"(facts/fp_*; {H200}).",
+    "store_16B_granules": "a TMA store writes whole 16-byte chunks along dimension 0: when globalDim[0] * esize is not "
+                          "a multiple of 16, the elements up to the next 16-byte boundary of the row are written too "
+                          f"(tma_store_2d_sw64: columns 70, 71 of a 70-wide bf16 tensor written; {H200}).",
+    "pending_count": "mbarrier.pending_count of the state returned by arrive.noComplete(1) on a phase with 2 pending "
+                     "arrivals is 2: the state is taken before the arrive-on operation (PTX ISA §9.7.13.15.13, "
+                     f"§9.7.13.15.17; mbarrier_ops seq[10]; {H200}).",
+    "atom_modes_on_sm90": "cuTensorMapEncodeTiled rejects the 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B and 128B_ATOM_64B "
+                          "swizzles on an sm_90 device (CUDA_ERROR_INVALID_VALUE): the swizzle/sw_128B_atom_* specs "
+                          f"are sm_100a-only (facts e52-e54, swizzle/sw_128B_atom_*; {H200}).",
+    "elect_lowest": f"elect.sync elects the lowest active lane of the mask (elect_sync; {H200}).",
+    "cluster_rank": "%cluster_ctarank = x + y * nx + z * nx * ny of %cluster_ctaid (tma_multicast_2x2, "
+                    f"dsmem_exchange_2x2, cluster_barrier_1x2x2; {H200}).",
+}
+
+# Predictions that still rest on an unconfirmed choice: a difference there is a fact to record.
 ASSUMPTIONS = {
-    "oob_nan_bits": "OOB NaN fill writes the canonical NaN of the element type (f32 0x7fffffff, f16/bf16 0x7fff, "
-                    "f64 0x7fffffffffffffff); the exact bits of CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA "
-                    "are undocumented (tma_load_2d, tma_load_3d, tma_load_5d).",
-    "element_strides": "with traversal strides the box is packed densely, E_d = ceil(box_d / stride_d) elements "
-                       "per dimension, element e_d at coordinate c_d + e_d * stride_d (tma_load_3d).",
+    "oob_nan_f64": "OOB NaN fill of f64 writes 0x7ff77ff77ff77ff7: the 16-bit pattern measured for f16/bf16/f32 in "
+                   "every half (tma_load_5d; it faulted on the H200 before its spec fix, so f64 is unmeasured).",
     "flip_8B": "SWIZZLE_128B_ATOM_32B_FLIP_8B = the 32B-atom swizzle, then the two 8-byte halves of each 16-byte "
-               "chunk swapped on odd 128-byte lines (swizzle/sw_128B_atom_32B_flip_8B_*).",
-    "atom_modes_on_sm90": "the 128B_ATOM_* swizzles act on the H200 as documented for sm_100 (or the driver "
-                          "refuses them) (swizzle/sw_128B_atom_*).",
-    "pending_count": "mbarrier.pending_count of the state of a .noComplete arrive(1) on a phase with 2 pending "
-                     "arrivals is 1, the count after the arrive (mbarrier_ops seq[10]).",
-    "elect_lowest": "elect.sync elects the lowest active lane of the mask (elect_sync).",
-    "cluster_rank": "%cluster_ctarank = x + y * nx + z * nx * ny of %cluster_ctaid (dsmem_*, cluster_barrier, "
-                    "tma_multicast_2x2).",
+               "chunk swapped on odd 128-byte lines (swizzle/sw_128B_atom_32B_flip_8B_*, sm_100a only).",
+    "atom_modes": "the 128B_ATOM_* swizzles act as documented for sm_100 (swizzle/sw_128B_atom_*, sm_100a only).",
+    "narrow_box_store": "a TMA store of a box narrower than its swizzle span reads shared memory at the same padded "
+                        "pitch as a load writes it (no golden spec stores such a box).",
 }
 
 # ----------------------------------------------------------------------------------------------
@@ -166,6 +193,10 @@ def read_npy(path):
 # ----------------------------------------------------------------------------------------------
 # The TMA layout model
 
+SPAN = {"none": 0, "32B": 32, "64B": 64, "128B": 128, "128B_atom_32B": 128, "128B_atom_64B": 128,
+        "128B_atom_32B_flip_8B": 128}
+
+
 def swizzle(mode, a):
     """Byte address a (absolute shared address) -> where the TMA stores that byte (§5.5.7)."""
     if mode == "none":
@@ -180,12 +211,14 @@ def swizzle(mode, a):
         return a ^ ((a >> 2) & 0x60)
     if mode == "128B_atom_64B":
         return a ^ ((a >> 1) & 0x40)
-    if mode == "128B_atom_32B_flip_8B":  # ASSUMPTION flip_8B
+    if mode == "128B_atom_32B_flip_8B":  # ASSUMPTION flip_8B (sm_100a)
         return (a ^ ((a >> 2) & 0x60)) ^ (8 if (a >> 7) & 1 else 0)
     raise ValueError(mode)
 
 
-NAN_BITS = {"f32": 0x7FFFFFFF, "f16": 0x7FFF, "bf16": 0x7FFF, "f64": 0x7FFFFFFFFFFFFFFF, "tf32": 0x7FFFFFFF}
+# FACT oob_nan_bits (ASSUMPTION oob_nan_f64 for f64): the 16-bit pattern 0x7ff7 in every half.
+NAN_BITS = {"f16": 0x7FF7, "bf16": 0x7FF7, "f32": 0x7FF77FF7, "tf32": 0x7FF77FF7, "f32_ftz": 0x7FF77FF7,
+            "tf32_ftz": 0x7FF77FF7, "f64": 0x7FF77FF77FF77FF7}
 
 
 class Tensor:
@@ -204,21 +237,37 @@ class Tensor:
         self.base = t.get("offset_bytes", 0)
         self.fill = NAN_BITS[t["dtype"]] if t.get("oob_fill") == "nan" else 0
         self.counts = [self.box[0]] + [-(-b // s) for b, s in zip(self.box[1:], self.estr[1:])]
+        # FACT narrow_box_pitch: a row narrower than the swizzle span still takes a whole span.
+        self.row_bytes = self.box[0] * self.esize
+        self.pitch = max(self.row_bytes, SPAN[self.swz])
 
     def box_bytes(self):
+        """The bytes the TMA moves (and complete_tx counts): the dense box."""
         n = self.esize
         for c in self.counts:
             n *= c
         return n
 
-    def elements(self, coords):
-        """(linear index in the box, global byte address or None when OOB) in box order."""
+    def footprint(self):
+        """The shared-memory bytes the box spans: rows x pitch (the last row's unwritten tail included,
+        which is what the H200's bound check amounts to; README.md "Facts settled on the H200")."""
+        return self.box_bytes() // self.row_bytes * self.pitch
+
+    def smem_offset(self, lin, k):
+        """Shared-memory offset (before the swizzle) of byte k of box element `lin` (box order)."""
+        row, e = divmod(lin, self.counts[0])
+        return row * self.pitch + e * self.esize + k
+
+    def elements(self, coords, dim0_limit=None):
+        """(linear index in the box, global byte address or None when OOB) in box order. dim0_limit:
+        the number of dimension-0 elements counted as in bounds (default globalDim[0])."""
         rank = len(self.dims)
+        lim = [self.dims[0] if dim0_limit is None else dim0_limit] + self.dims[1:]
         idx = [0] * rank
         lin = 0
         while True:
             g = [coords[0] + idx[0]] + [coords[d] + idx[d] * self.estr[d] for d in range(1, rank)]
-            inb = all(0 <= g[d] < self.dims[d] for d in range(rank))
+            inb = all(0 <= g[d] < lim[d] for d in range(rank))
             yield lin, (self.base + sum(g[d] * self.strides[d] for d in range(rank))) if inb else None
             lin += 1
             d = 0
@@ -238,15 +287,22 @@ class Tensor:
         for lin, addr in self.elements(coords):
             v = self.data[addr:addr + e] if addr is not None else self.fill.to_bytes(e, "little")
             for k in range(e):
-                image[swizzle(self.swz, dst + lin * e + k)] = v[k]
+                image[swizzle(self.swz, dst + self.smem_offset(lin, k))] = v[k]
 
     def store_from(self, coords, smem, dst_bytes):
-        """TMA store of the (swizzled) box image `smem` to coords: in-bounds elements only."""
+        """TMA store of the (swizzled) box image `smem` to coords. FACT store_16B_granules: along
+        dimension 0 the store writes whole 16-byte chunks, so the in-bounds test uses globalDim[0]
+        rounded up to 16 bytes (the rows start 16-byte aligned: address and strides are multiples of
+        16, and the box's first dimension-0 byte is too, see tma-mbarrier facts in README.md)."""
         e = self.esize
-        for lin, addr in self.elements(coords):
+        lim0 = -(-self.dims[0] * e // 16) * 16 // e
+        for lin, addr in self.elements(coords, dim0_limit=lim0):
             if addr is not None:
+                if addr + e > len(dst_bytes):
+                    raise ValueError(f"the TMA store writes bytes [{addr}, {addr + e}) past the end of its "
+                                     f"{len(dst_bytes)}-byte buffer (16-byte granules): size the buffer for them")
                 for k in range(e):
-                    dst_bytes[addr + k] = smem[swizzle(self.swz, lin * e + k)]
+                    dst_bytes[addr + k] = smem[swizzle(self.swz, self.smem_offset(lin, k))]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -262,7 +318,7 @@ def ctas(spec):
         for by in range(gy):
             for bx in range(gx):
                 g = bx + gx * (by + gy * bz)
-                rank = bx % cx + cx * ((by % cy) + cy * (bz % cz))  # ASSUMPTION cluster_rank
+                rank = bx % cx + cx * ((by % cy) + cy * (bz % cz))  # FACT cluster_rank
                 cl = bx // cx + ncx * ((by // cy) + ncy * (bz // cz))
                 out.append((g, (bx, by, bz), cl, rank, cx * cy * cz))
     return out
@@ -283,6 +339,10 @@ def m_tma_load(spec, bufs):
     s = [scal(x) for x in a[6:9]]
     bb = scal(a[10])
     assert bb == t.box_bytes()
+    if t.footprint() != bb:
+        # The kernel dumps box_bytes from the window: with padded rows that is a mix of box rows and
+        # padding the TMA never writes (uninitialised shared memory), so there is nothing to model.
+        raise ValueError(f"{spec['kernel']}: a box narrower than its swizzle span cannot be dumped densely")
     out = bytearray(len(bufs["out"]))
     for g, (bx, by, bz), *_ in ctas(spec):
         c = [o[0] + bx * s[0], o[1] + by * s[1], o[2] + bz * s[2], o[3], o[4]][:len(t.dims)]
@@ -300,7 +360,7 @@ def m_smem_image(spec, bufs):
     dst_off, tx, image_bytes = (scal(x) for x in a[1 + rank:4 + rank])
     assert tx == t.box_bytes()
     img = bytearray(b"\xA5" * image_bytes)
-    big = bytearray(b"\xA5" * max(image_bytes, dst_off + 2 * t.box_bytes() + 1024))
+    big = bytearray(b"\xA5" * max(image_bytes, dst_off + t.footprint() + 1024))
     t.load_image(coords, big, dst_off)
     img[:] = big[:image_bytes]
     return {"out": img}
@@ -458,7 +518,7 @@ def m_bulk_reduce(spec, bufs):
 
 
 def m_mbarrier_ops(spec, bufs):
-    seq = [0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0xC0FFEE]  # [10]: ASSUMPTION pending_count
+    seq = [0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0xC0FFEE]  # [10]: FACT pending_count
     sum_b = from_bytes(bufs["sum_b"], 4)
     for w in range(4):
         for r in range(4):
@@ -581,7 +641,7 @@ def m_multicast_pipeline(spec, bufs):
     return {"copy": to_bytes(copy, 4), "sums": to_bytes(sums, 4)}
 
 
-def m_elect_sync(spec, bufs):  # ASSUMPTION elect_lowest
+def m_elect_sync(spec, bufs):  # FACT elect_lowest
     out = [0xFFFFFFFF] * (2 * 6 * 32)
     for w in range(2):
         o = w * 6 * 32
@@ -691,8 +751,79 @@ def selftest():
     img = bytearray(24)
     t.load_image([1, -1], img, 0)
     assert from_bytes(img, 2) == [0, 0, 0, 0, 0x101, 0x102, 0x103, 0x104, 0x109, 0x10A, 0x10B, 0x10C], img
+    # FACT narrow_box_pitch, hand-worked: an 8x4 u32 box (32 B rows) under SWIZZLE_128B puts row r at
+    # r * 128 and moves its 16-byte chunk c to chunk c ^ (r % 8) of that line (§5.5.7): row 1's
+    # first element at 128 + 16 = 144, row 3's element 4 (chunk 1) at 384 + (1 ^ 3) * 16 = 416.
+    spec = {"tensor_maps": {"tm": {"buffer": "a", "dtype": "u32", "global_dims": [8, 4], "global_strides_bytes": [32],
+                                   "box_dims": [8, 4], "swizzle": "128B"}}}
+    t = Tensor(spec, "tm", {"a": to_bytes(list(range(32)), 4)})
+    assert (t.pitch, t.box_bytes(), t.footprint()) == (128, 128, 512)
+    img = bytearray(b"\xA5" * 512)
+    t.load_image([0, 0], img, 0)
+    assert from_bytes(img[144:148], 4) == [8] and from_bytes(img[416:420], 4) == [28], img
+    assert img.count(0xA5) == 512 - 128  # the other 96 bytes of each line are not written
+    # FACT store_16B_granules, hand-worked: a 9-wide u16 tensor (18 B rows, stride 32 B) stored from
+    # a 16x1 box at (0, 0): the row's bytes 0..31 are two 16-byte chunks, both hold in-bounds
+    # elements, so elements 0..15 are written; a 5-wide one (10 B) writes elements 0..7.
+    for width, written in [(9, 16), (5, 8)]:
+        spec = {"tensor_maps": {"tm": {"buffer": "d", "dtype": "u16", "global_dims": [width, 1],
+                                       "global_strides_bytes": [32], "box_dims": [16, 1]}}}
+        dst = bytearray(b"\xFF" * 32)
+        Tensor(spec, "tm", {"d": dst}).store_from([0, 0], bytearray(range(32)), dst)
+        assert dst == bytearray(range(2 * written)) + b"\xFF" * (32 - 2 * written), (width, dst)
+    # The model against the H200's fact runs (committed under facts/results/), when present.
+    results = os.path.join(HERE, "facts", "results", "h200-2026-11-30")
+    if os.path.isdir(results):
+        bad = facts_replay(results)
+        for b in bad:
+            print("expect: selftest: " + b)
+        assert not bad, "the model disagrees with the H200 fact runs"
     print("expect: selftest OK")
     return 0
+
+
+def footprint_verdict(spec):
+    """(predicted fault?, why) of a facts/fp_* run under the settled footprint rule (README.md
+    "Facts settled on the H200"): the box spans rows x pitch from its destination; the H200 faults
+    when that leaves the CTA's shared memory, whose size (%total_smem_size) is the requested size
+    rounded up to 128 bytes. The fact kernel puts the 1024-aligned window 1024 bytes after the start
+    of the dynamic window (which is 1024-aligned on the H200: info[0] = 0x400)."""
+    t = Tensor(spec, "tm", {"a": bytearray()})
+    a = spec["args"]
+    dst_off, image_bytes = a[3]["u32"], a[5]["u32"]
+    alloc = -(-spec["dynamic_smem_bytes"] // 128) * 128
+    avail = alloc - 1024
+    end = dst_off + t.footprint()
+    return end > avail, f"box end {end} (pitch {t.pitch}, {t.footprint() // t.pitch} rows) vs {avail} bytes"
+
+
+def facts_replay(results):
+    """Every facts/fp_* run in `results` against the model: fault or not as footprint_verdict
+    predicts, and the image of a run that did not fault byte for byte (padded rows, swizzle on the
+    absolute address, untouched sentinel bytes). Returns the disagreements."""
+    bad = []
+    n = 0
+    for f in sorted(os.listdir(os.path.join(HERE, "facts"))):
+        if not (f.startswith("fp_") and f.endswith(".json")):
+            continue
+        d = os.path.join(results, f[:-5])
+        if not os.path.exists(os.path.join(d, "status")):
+            continue
+        n += 1
+        spec = json.load(open(os.path.join(HERE, "facts", f)))
+        faulted = open(os.path.join(d, "status")).read().split()[0] != "0"
+        predicted, why = footprint_verdict(spec)
+        if faulted != predicted:
+            bad.append(f"{f}: the H200 {'faulted' if faulted else 'ran'}, the footprint rule says "
+                       f"{'fault' if predicted else 'no fault'} ({why})")
+        if not faulted:
+            bufs = {k: to_bytes(init_buffer(b), SIZE[b["dtype"]]) for k, b in spec["buffers"].items()}
+            want = list(m_smem_image(spec, bufs)["out"])
+            if read_npy(os.path.join(d, "out.npy")) != want:
+                bad.append(f"{f}: the H200's image differs from the model's")
+    if n == 0:
+        bad.append(f"no fact runs under {results}")
+    return bad
 
 
 def main(argv):
@@ -702,6 +833,16 @@ def main(argv):
         for k, v in ASSUMPTIONS.items():
             print(f"{k}: {v}")
         return 0
+    if "--facts" in argv:
+        for k, v in FACTS.items():
+            print(f"{k}: {v}")
+        return 0
+    if len(argv) == 2 and argv[0] == "--replay-facts":
+        bad = facts_replay(argv[1])
+        for b in bad:
+            print(b)
+        print(f"expect: fact runs under {argv[1]}: {len(bad)} disagreements with the model")
+        return 1 if bad else 0
     if "--all" in argv:
         root = argv[argv.index("--check-root") + 1] if "--check-root" in argv else None
         bad = 0

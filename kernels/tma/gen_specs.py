@@ -75,13 +75,13 @@ def i32(v):
 
 
 def spec(ptx, kernel, grid, block, buffers, args, outputs, tensor_maps=None, cluster=None, dyn=0,
-         comment=None, extra=None):
+         comment=None, extra=None, arch="sm_90a"):
     s = {}
     if comment:
         s["_comment"] = comment
     s["ptx"] = ptx
     s["kernel"] = kernel
-    s["arch"] = "sm_90a"
+    s["arch"] = arch
     s["grid"] = grid
     s["block"] = block
     if cluster:
@@ -128,6 +128,27 @@ def round_up(a, b):
 
 SPAN = {"none": 0, "32B": 32, "64B": 64, "128B": 128, "128B_atom_32B": 128,
         "128B_atom_32B_flip_8B": 128, "128B_atom_64B": 128}
+# The H200's driver rejects these swizzles (CUDA_ERROR_INVALID_VALUE; facts e52-e54, measured on
+# H200, driver 580.159.04, 2026-11-30): specs using them run the sm_100a PTX on arch sm_100a only.
+SM100_ONLY_SWIZZLES = {"128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"}
+
+
+def box_footprint(dtype, box, estr, swizzle):
+    """Shared-memory bytes of a TMA box (README.md "Facts settled on the H200"): rows x pitch, the
+    pitch being the row's bytes or, when they are fewer, the swizzle span."""
+    E = [box[0]] + [ceil_div(b, s) for b, s in zip(box[1:], estr[1:])]
+    rows = 1
+    for e in E[1:]:
+        rows *= e
+    row_bytes = E[0] * ESIZE[dtype]
+    return rows * max(row_bytes, SPAN[swizzle])
+
+
+def check_dim0_start(dtype, c0, what):
+    """The H200 raises CUDA_ERROR_ILLEGAL_INSTRUCTION when a TMA box's first dimension-0 byte is not
+    16-byte aligned (README.md "Facts settled on the H200"): golden specs keep it aligned."""
+    if (c0 * ESIZE[dtype]) % 16:
+        raise ValueError(f"{what}: dimension-0 coordinate {c0} ({c0 * ESIZE[dtype]} bytes) is not 16-byte aligned")
 
 # ----------------------------------------------------------------------------------------------
 # kernels/tma
@@ -146,6 +167,11 @@ def tma_specs():
         ncta = grid[0] * grid[1] * grid[2]
         o = (origin + [0] * 5)[:5]
         st = (step + [0] * 3)[:3]
+        for bx in range(grid[0]):
+            check_dim0_start(dtype, o[0] + bx * st[0], name)
+        # The kernel dumps the box densely from the window: its rows must fill the swizzle span.
+        if box_footprint(dtype, tm["box_dims"], tm["element_strides"], tm["swizzle"]) != box_bytes:
+            raise ValueError(f"{name}: box rows narrower than the {tm['swizzle']} span are padded in shared memory")
         out[name] = spec(P, kernel, grid, [128, 1, 1],
                          {"a": buf(dtype, shape, init), "out": buf(dtype, [ncta, box_bytes // ESIZE[dtype]], fill(0))},
                          [TM("tm")] + [i32(v) for v in o] + [i32(v) for v in st] + [B("out"), u32(box_bytes)],
@@ -171,9 +197,10 @@ def tma_specs():
          [1, 2, 2], [0, 0, 0, 0], [0, 4, 2],
          "4-D u16 boxes 16x4x2x3 (32 B rows, SWIZZLE_32B): rows 5..7 of the second y-tile are OOB (zero)")
     load("tma_load_5d.json", "tma_load_5d", "f64", [3, 2, 2, 3, 4], bits(15),
-         tmap("a", "f64", [4, 3, 2, 2, 3], [4, 3, 2, 2, 2], strides=[32, 96, 192, 384], swizzle="64B", oob="nan"),
+         tmap("a", "f64", [4, 3, 2, 2, 3], [8, 3, 2, 2, 2], strides=[32, 96, 192, 384], swizzle="64B", oob="nan"),
          [2, 1, 1], [-2, 0, 0, 0, 2], [2],
-         "5-D f64 boxes 4x3x2x2x2 (32 B rows, SWIZZLE_64B): columns -2,-1 and dim-4 index 3 are OOB (NaN)")
+         "5-D f64 boxes 8x3x2x2x2 (64 B rows = the SWIZZLE_64B span) over a 4-wide tensor: columns -2,-1 and "
+         "4..5 (CTA 0), 4..7 (CTA 1) and dim-4 index 3 are OOB (NaN)")
 
     # Stores: load -> bytewise XOR 0x5A -> store, tiles clipped at the far edges.
     P = "tma_store.sm_90a.ptx"
@@ -193,8 +220,9 @@ def tma_specs():
                           "tm_dst": tmap("dst", dtype, dims, box, strides=strides, swizzle=swz)},
                          dyn=1024 + 2 * round_up(tile_bytes, 1024), comment=cmt)
 
-    store("tma_store_1d.json", 1, "u8", [1000], [1000], None, [256], "none", 2, 21, "0xff",
-          "1-D u8, 4 tiles of 256, the last clipped to 1000")
+    store("tma_store_1d.json", 1, "u8", [1024], [1000], None, [256], "none", 2, 21, "0xff",
+          "1-D u8 tensor of 1000 in a 1024-byte buffer, 4 tiles of 256, the last clipped to 1000 (TMA stores "
+          "write whole 16-byte chunks: bytes 1000..1007 too)")
     store("tma_store_2d_sw128.json", 2, "u32", [20, 96], [72, 20], [384], [32, 8], "128B", 2, 22, "0xffffffff",
           "2-D u32 72x20 (row pitch 96), 32x8 tiles, SWIZZLE_128B: 3x3 tiles, right and bottom ones clipped")
     store("tma_store_2d_sw32.json", 2, "u16", [12, 64], [40, 12], [128], [16, 4], "32B", 2, 23, "0xffff",
@@ -313,10 +341,15 @@ def tma_specs():
 
 
 def image_spec(ptx, dtype, dims, strides, box, swz, coords, dst_offset, image_bytes, init, cmt, oob="none",
-               interleave="none", with_info=False, dyn=None, rank=2):
+               interleave="none", with_info=False, dyn=None, rank=2, unaligned_ok=False):
     box_bytes = ESIZE[dtype]
     for b in box:
         box_bytes *= b
+    if not unaligned_ok:
+        check_dim0_start(dtype, coords[0], cmt)
+    arch = "sm_90a"
+    if swz in SM100_ONLY_SWIZZLES:
+        arch, ptx = "sm_100a", ptx.replace(".sm_90a.ptx", ".sm_100a.ptx")
     shape = list(reversed(dims))
     if strides:  # the buffer spans the outermost stride
         shape = [dims[-1], strides[-1] // ESIZE[dtype]]
@@ -325,9 +358,11 @@ def image_spec(ptx, dtype, dims, strides, box, swz, coords, dst_offset, image_by
             "info": buf("u32", [4], fill(0))}
     args = [TM("tm")] + [i32(c) for c in coords] + [u32(dst_offset), u32(box_bytes), u32(image_bytes), B("out"),
                                                      B("info")]
+    if dyn is None and interleave == "none" and dst_offset + box_footprint(dtype, box, [1] * len(box), swz) > image_bytes:
+        raise ValueError(f"{cmt}: the box's shared-memory footprint leaves the {image_bytes}-byte window")
     return spec(ptx, kernel, [1, 1, 1], [128, 1, 1], bufs, args, ["out", "info"] if with_info else ["out"],
                 {"tm": tmap("a", dtype, dims, box, strides=strides, swizzle=swz, oob=oob, interleave=interleave)},
-                dyn=dyn if dyn is not None else 1024 + image_bytes, comment=cmt)
+                dyn=dyn if dyn is not None else 1024 + image_bytes, comment=cmt, arch=arch)
 
 
 def swizzle_specs():
@@ -342,9 +377,8 @@ def swizzle_specs():
             dims = [2 * inner, 24]
             strides = [2 * span]
             box_bytes = rows * span
-            note = ("" if not mode.startswith("128B_atom") else
-                    " (a CUDA 12.8 swizzle mode for sm_100: on the H200 the driver may refuse it or the TMA may "
-                    "ignore the atomicity; either outcome is a fact to record)")
+            note = ("" if mode not in SM100_ONLY_SWIZZLES else
+                    " (a CUDA 12.8 swizzle mode for sm_100: sm_100a only, the H200's driver rejects it)")
             out[f"sw_{mode}_{dt}.json"] = image_spec(
                 P, dt, dims, strides, [inner, rows], mode, [inner // 2, 3], 0, box_bytes, inits[dt],
                 f"{mode} swizzle, {dt}, box {inner}x{rows} ({span} B rows) at ({inner // 2}, 3) into a 1024-aligned "
@@ -358,8 +392,8 @@ def swizzle_specs():
                 off + 16 * span, inits["u32"],
                 f"{mode} swizzle, u32, destination 1024-aligned + {off}: the XOR follows the absolute address")
     out["sw_none_u32_w48.json"] = image_spec(
-        P, "u32", [24, 24], [96], [12, 16], "none", [5, 3], 0, 16 * 48, inits["u32"],
-        "no swizzle, 48-byte rows (12 x u32): packed densely")
+        P, "u32", [24, 24], [96], [12, 16], "none", [4, 3], 0, 16 * 48, inits["u32"],
+        "no swizzle, 48-byte rows (12 x u32) from column 4 (16 bytes into the row): packed densely")
     return out
 
 
@@ -412,6 +446,16 @@ def footprint_specs():
     # Destinations off the 1024-byte repeat.
     for off in [128, 512]:
         fp(64, "128B", 8, [0, 0], 2048, off=off)
+
+    # The dimension-0 start of a box 16-byte aligned or not (swizzle/sw_none_u32_w48 at column 5 =
+    # 20 bytes raised CUDA_ERROR_ILLEGAL_INSTRUCTION on the H200): the same 64-byte rows as the
+    # footprint runs, from 20 bytes into the row and from 4 bytes before it (partly OOB).
+    for c0, tag in [(5, "20B"), (-1, "m4B")]:
+        out[f"fa_c0_{tag}_w64_nosw.json"] = image_spec(
+            P, "u32", [64, 32], [256], [16, 8], "none", [c0, 2], 0, 2048, init,
+            f"box 16x8 u32 (64 B rows), no swizzle, dimension-0 coordinate {c0} ({4 * c0} bytes: not 16-byte "
+            "aligned); the prediction is a fault (CUDA_ERROR_ILLEGAL_INSTRUCTION)", with_info=True, dyn=1024 + 2048,
+            unaligned_ok=True)
 
     # Interleaved layouts (rank 3), outcome unknown: images to record.
     P3 = P

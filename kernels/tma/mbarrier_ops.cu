@@ -19,8 +19,8 @@
 //   complete_tx(16)   -> phase 1  [6] test_wait.parity(0) = 1   [7] test_wait(s1) = 1
 //                                 [8] test_wait.parity(1) = 0
 //   [9]  try_wait.parity(1, hint 1000 ns) = 0     (nothing can complete phase 1)
-//   s3 = arrive.noComplete(1)     [10] pending_count(s3)  (hardware's value: a fact to record;
-//                                      PTX: the pending count carried in the state)
+//   s3 = arrive.noComplete(1)     [10] pending_count(s3) = 2: the state is taken before the
+//                                      arrive-on (§9.7.13.15.13; measured on the H200)
 //   [11] try_wait(s3, hint 1000 ns) = 0
 //   arrive.expect_tx(16)          [12] test_wait(s3) = 0                     pending 0, tx 16
 //   complete_tx(16)   -> phase 2  [13] try_wait(s3) = 1

@@ -25,9 +25,9 @@
 // kernel's result, so golden specs leave it out.
 //
 // Expected image: bytes of [win, win + image_bytes) that the box does not cover stay 0xA5; the box
-// elements land at the offsets of tcsim's TMA layout function (dense box, dimension 0 fastest,
-// then the swizzle XOR on the absolute address — tma-mbarrier.md §3.1, §4.4); OOB elements are
-// zero, or the OOB NaN when oob_fill is nan.
+// elements land at the offsets of the TMA layout function (dimension 0 fastest, rows at a pitch of
+// max(row bytes, swizzle span), then the swizzle XOR on the absolute address — README.md fact 1);
+// OOB elements are zero, or the OOB NaN (0x7ff7 per 16 bits) when oob_fill is nan.
 #include "async_util.cuh"
 
 namespace {

@@ -2,7 +2,7 @@
 // with generic stores, and TMA stores (cp.async.bulk.tensor ... global.shared::cta.bulk_group) put
 // them back, double-buffered, with bulk async-groups tracking when a buffer may be reused.
 // Tiles on the tensor's far edges hang outside it: their loads are zero-filled and their stores
-// are clipped to the tensor (PTX ISA §5.5.3.3: out-of-bound elements are not written).
+// are clipped to the tensor (§5.5.3.3; the H200 writes whole 16-byte chunks of a row: README.md).
 //
 // Families: cp.async.bulk.tensor.{1..5}d load (mbarrier::complete_tx::bytes) and store
 // (.global.shared::cta.tile.bulk_group), cp.async.bulk.commit_group, cp.async.bulk.wait_group.read 1
@@ -13,7 +13,7 @@
 // The tensor is covered by a grid of n[0] x ... x n[Rank-1] tiles (tile t has coordinates
 // t_d * box_d); CTA b handles tiles b, b + gridDim.x, .... Every byte of every tile is XORed with
 // 0x5A, so the expected output is: every in-bounds element of `dst` = the `src` element ^ 0x5A..5A
-// (bytewise), every byte of `dst` outside the tensor (stride padding) keeps its initial value.
+// (bytewise), the stride padding keeps its initial value beyond the row's last 16-byte chunk.
 #include "async_util.cuh"
 
 namespace {

@@ -22,15 +22,6 @@ else()
            COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: no python3: kernels/tma launch specs and output model not checked")
 endif()
 
-if(TCSIM_HAVE_NVCC)
-  foreach(_folder tma cluster)
-    add_test(NAME kernels_${_folder}_ptx
-             COMMAND ${CMAKE_COMMAND} -E env "DIRS=${_folder} ${_folder}/bad"
-                     bash ${_tk}/check_ptx.sh ${TCSIM_CUDA_ROOT})
-    set_tests_properties(kernels_${_folder}_ptx PROPERTIES TIMEOUT 1800 LABELS "kernels;nvcc"
-                         PASS_REGULAR_EXPRESSION "check_ptx: OK" FAIL_REGULAR_EXPRESSION "FAIL:")
-  endforeach()
-else()
-  add_test(NAME kernels_tma_ptx_SKIPPED
-           COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: nvcc/ptxas not found under ${TCSIM_CUDA_ROOT}: the PTX of kernels/tma and kernels/cluster is neither assembled nor checked for drift")
-endif()
+include(${PROJECT_SOURCE_DIR}/kernels/ptx_tool.cmake)
+tcsim_add_ptx_check(tma TIMEOUT 1800)
+tcsim_add_ptx_check(cluster TIMEOUT 1800)

@@ -56,7 +56,7 @@ def load_status(d):
 def footprint(results):
     rows = []
     for f in sorted(os.listdir(HERE)):
-        if not (f.startswith("fp_") or f.startswith("il")) or not f.endswith(".json"):
+        if not (f.startswith("fp_") or f.startswith("fa_") or f.startswith("il")) or not f.endswith(".json"):
             continue
         spec = json.load(open(os.path.join(HERE, f)))
         name = f[:-5]
@@ -64,8 +64,10 @@ def footprint(results):
         status = load_status(d)
         avail = spec["args"][-3]["u32"] if not f.startswith("il") else spec["args"][-3]["u32"]
         line = {"spec": name, "status": status}
-        if f.startswith("il"):
+        if f.startswith("il") or f.startswith("fa_"):
             line["outcome"] = "ran" if status == 0 else ("FAULT/ERROR" if status is not None else "not run")
+            if f.startswith("fa_"):  # the settled rule: a dimension-0 start off 16 bytes faults
+                line["outcome"] += "   (prediction: FAULT, dimension-0 start not 16-byte aligned)"
             rows.append((line, None))
             continue
         obs = None
@@ -85,6 +87,9 @@ def footprint(results):
                 v["image_matches"] = want == obs
             verdicts[rule] = v
         line["avail"] = avail
+        predicted, why = expect.footprint_verdict(spec)
+        line["rule"] = (f"rule: {'FAULT' if predicted else 'ok   '} "
+                        f"{'agrees' if status is None or predicted == (status != 0) else 'DISAGREES'} ({why})")
         if status is None:
             line["outcome"] = "not run"
         elif status != 0:
@@ -103,8 +108,12 @@ def footprint(results):
                   f" box {v['padded']['box_end']:>5}{' F' if v['padded']['fault_if_box'] else '  '}")
         if "info" in line:
             s += "  " + line["info"]
+        if "rule" in line:
+            s += "\n    " + line["rule"]
         print(s)
-    print("(F: the hypothesis predicts a fault; 'box' = rows x pitch checked up front)")
+    print("(F: the hypothesis predicts a fault; 'box' = rows x pitch checked up front; 'rule' = the settled rule of\n"
+          " README.md \"Facts settled on the H200\": rows x pitch from the destination against the allocation\n"
+          " rounded up to 128 bytes)")
 
 
 def tensor_maps(results):
