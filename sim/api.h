@@ -24,6 +24,18 @@ struct Dim3 {
 struct LaunchConfig {
   Dim3 grid, block, cluster;
   uint32_t dynamic_smem_bytes = 0;
+  // Launched with an explicit cluster attribute (cudaLaunchKernelEx with a cluster dimension, as
+  // tcsim-hw does when the spec names a cluster): %is_explicit_cluster is then true even for a
+  // 1x1x1 cluster. Cluster dims above one, or dims compiled into the kernel, imply it.
+  bool explicit_cluster = false;
+};
+
+// Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on
+// request").
+enum class Schedule : uint8_t {
+  Default,  // greedy-then-oldest issue, fixed latencies: the same run every time
+  Random,   // seeded perturbation (DeviceOptions::seed) of warp interleavings and async latencies
+            // within legal bounds: still deterministic per seed
 };
 
 // One parameter of an .entry, in declaration order (PTX ISA §5.1.6 "Kernel parameters").
@@ -39,7 +51,8 @@ struct SymbolInfo {
 };
 
 struct DeviceOptions {
-  uint64_t seed = 0;            // schedule perturbation seed (0 = deterministic default order)
+  Schedule schedule = Schedule::Default;
+  uint64_t seed = 0;            // schedule perturbation seed (Schedule::Random)
   uint64_t max_steps = 0;       // watchdog on executed warp-instructions (0 = default)
   unsigned host_threads = 0;    // CTAs simulated in parallel (0 = hardware concurrency)
 };

@@ -27,6 +27,16 @@ Cta::Cta(Sm& sm, const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles st
   live_warps_ = nwarps;
 }
 
+Cta::~Cta() {
+  if (cluster_) cluster_->detach(cluster_rank_);
+}
+
+void Cta::attach_cluster(std::shared_ptr<Cluster> c) {
+  cluster_ = std::move(c);
+  cluster_->attach(cluster_rank_, this);
+  exited_seen_.assign(warps_.size(), 0);
+}
+
 std::string Cta::name() const { return fmt::format("CTA ({},{},{})", ctaid_.x, ctaid_.y, ctaid_.z); }
 
 uint32_t Cta::warps_not_exited() const {
@@ -66,11 +76,46 @@ void Cta::check_complete(int b, Cycles now) {
   if (!bs.in_use) return;
   const uint32_t needed = bs.expected_threads ? (bs.expected_threads + 31) / 32 : warps_not_exited();
   if (bs.arrived_warps < needed) return;
+  if (bs.red_op != BarRedOp::None) deliver_reduction(bs);
   bs = BarrierState{};
   for (auto& w : warps_) w->release_barrier(b, now + kBarrierReleaseLatency);
 }
 
+void Cta::add_reduction(Warp& w, int b, BarRedOp op, uint32_t lanes, uint32_t true_lanes, Ref dst, bool pred) {
+  BarrierState& bs = bars_[b];
+  if (bs.in_use && bs.red_op == BarRedOp::None)
+    throw SimFault(-1, fmt::format("bar.red on barrier {}, which threads are using with bar.sync/bar.arrive: the PTX "
+                                   "ISA calls mixing them on an active barrier unpredictable (§9.7.13.1)", b));
+  if (bs.red_op != BarRedOp::None && bs.red_op != op)
+    throw SimFault(-1, fmt::format("bar.red on barrier {}: threads use different reduction operators (.popc, .and, "
+                                   ".or) for the same barrier instance", b));
+  bs.red_op = op;
+  bs.red_true += static_cast<uint32_t>(__builtin_popcount(true_lanes & lanes));
+  bs.red_total += static_cast<uint32_t>(__builtin_popcount(lanes));
+  bs.red_dsts.push_back({&w, lanes, dst, pred});
+}
+
+void Cta::deliver_reduction(const BarrierState& bs) {
+  const bool all = bs.red_true == bs.red_total, any = bs.red_true != 0;
+  for (const BarrierState::RedDst& d : bs.red_dsts) {
+    if (d.pred) {
+      const bool v = bs.red_op == BarRedOp::And ? all : any;
+      uint32_t& p = d.warp->preds()[d.dst];
+      p = (p & ~d.lanes) | (v ? d.lanes : 0);
+    } else {
+      uint64_t* r = d.warp->regs() + uint64_t{d.dst} * 32;
+      for (uint32_t m = d.lanes; m; m &= m - 1) r[__builtin_ctz(m)] = bs.red_true;
+    }
+  }
+}
+
 void Cta::on_exit(Warp& w, Cycles now) {
+  // Exited threads no longer count for barrier.cluster (PTX ISA §9.7.13.3: all non-exited threads).
+  if (cluster_) {
+    const uint32_t fresh = w.exited() & w.valid() & ~exited_seen_[w.id()];
+    exited_seen_[w.id()] |= fresh;
+    if (fresh) cluster_->on_lanes_exit(cluster_rank_, w, fresh, now);
+  }
   for (int b = 0; b < 16; ++b) {
     if (!bars_[b].in_use) continue;
     check_warp_arrival(w, b, now);
@@ -78,7 +123,12 @@ void Cta::on_exit(Warp& w, Cycles now) {
   }
   if (w.done()) {
     --live_warps_;
-    if (live_warps_ == 0) finished_ = now;
+    if (live_warps_ == 0) {
+      finished_ = now;
+      mbarriers_.on_cta_exit(now);
+      // Peers must be done with this CTA's shared memory (DSMEM): throws naming an unordered access.
+      if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_);
+    }
   }
 }
 
@@ -91,6 +141,14 @@ std::string Cta::describe_barriers(const Program& prog, const LaunchState& L) co
     r += fmt::format("\n  {} barrier {}: {} of {} warps arrived ({})", name(), b, bs.arrived_warps, needed,
                      bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
                                          : std::string("all non-exited threads of the CTA"));
+  }
+  // The cluster barrier, once per cluster (in its lowest-ranked resident CTA).
+  if (cluster_ && cluster_->size() > 1) {
+    uint32_t lowest = cluster_->size();
+    for (uint32_t r = cluster_->size(); r-- > 0;)
+      if (cluster_->cta(r) && !cluster_->cta(r)->done()) lowest = r;
+    if (lowest == cluster_rank_ && !cluster_->describe_barrier().empty())
+      r += fmt::format("\n  {}", cluster_->describe_barrier());
   }
   bool header = false;
   for (const auto& w : warps_) {

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "sim/api.h"
+#include "sim/cluster.h"
 #include "sim/cycles.h"
+#include "sim/units/mbarrier.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -17,6 +19,8 @@ struct WgmmaState;    // sim/units/wgmma_unit.h
 struct CpAsyncState;  // sim/units/cp_async_unit.h
 struct RegPool;       // sim/exec/setmaxnreg.cc
 
+enum class BarRedOp : uint8_t { None, Popc, And, Or };
+
 // One of the 16 named CTA barriers (PTX ISA §9.7.13.1 "bar, barrier"). Arrival is counted per
 // warp: a warp arrives once all of its non-exited threads have executed the barrier (possibly in
 // different thread groups); the barrier completes when `expected` threads' warps (or, without a
@@ -25,11 +29,26 @@ struct BarrierState {
   uint32_t expected_threads = 0;  // 0: all threads of the CTA
   uint32_t arrived_warps = 0;
   bool in_use = false;
+  // bar.red (sim/exec/barrier.cc): the reduction of the arrived threads' predicates and, per
+  // arrival, where its threads want the result once the barrier completes.
+  struct RedDst {
+    Warp* warp;
+    uint32_t lanes;
+    Ref dst;    // register slot (.popc.u32) or predicate index (.and/.or .pred)
+    bool pred;
+  };
+  BarRedOp red_op = BarRedOp::None;
+  uint32_t red_true = 0;   // threads whose predicate was true
+  uint32_t red_total = 0;  // threads that contributed
+  std::vector<RedDst> red_dsts;
 };
 
 class Cta {
  public:
   Cta(Sm& sm, const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles start);
+  ~Cta();
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
 
   Sm& sm() const { return *sm_; }
   Dim3 ctaid() const { return ctaid_; }
@@ -46,9 +65,21 @@ class Cta {
   Cycles finished_at() const { return finished_; }
   std::string name() const;
 
+  // The cluster this CTA belongs to (a cluster of one without a cluster launch) and a handle on
+  // this CTA that stays safe after it retired (for events of asynchronous engines).
+  void attach_cluster(std::shared_ptr<Cluster> c);
+  Cluster& cluster() const { return *cluster_; }
+  CtaRef ref() const { return CtaRef{cluster_, cluster_rank_}; }
+  // The CTA's mbarrier objects (sim/units/mbarrier.h).
+  MbarrierUnit& mbarriers() { return mbarriers_; }
+  const MbarrierUnit& mbarriers() const { return mbarriers_; }
+
   // Lanes of `w` arrive at barrier b (expected: thread count operand, 0 = all). Returns false and
   // sets *error when threads disagree on the count.
   void arrive(Warp& w, int b, uint32_t lanes, uint32_t expected, Cycles now);
+  // bar.red: `lanes` of `w` contribute their predicates (`true_lanes`) to barrier b's reduction and
+  // want the result in `dst` when it completes; called just before they arrive (PTX ISA §9.7.13.1).
+  void add_reduction(Warp& w, int b, BarRedOp op, uint32_t lanes, uint32_t true_lanes, Ref dst, bool pred);
   // Lanes of `w` exited: barriers they no longer block may complete; the CTA may finish.
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
@@ -63,6 +94,7 @@ class Cta {
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);
   void check_complete(int b, Cycles now);
+  void deliver_reduction(const BarrierState& bs);
   uint32_t warps_not_exited() const;
 
   Sm* sm_;
@@ -77,6 +109,9 @@ class Cta {
   std::array<BarrierState, 16> bars_{};
   uint32_t live_warps_ = 0;
   Cycles finished_;
+  std::shared_ptr<Cluster> cluster_;
+  MbarrierUnit mbarriers_{*this};
+  std::vector<uint32_t> exited_seen_;  // per warp: lanes whose exit the cluster barrier has counted
 };
 
 }  // namespace tcsim::sim

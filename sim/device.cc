@@ -234,7 +234,11 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   L.cfg = cfg;
   L.cfg.cluster = c;
   L.cluster = c;
-  L.explicit_cluster = c.count() > 1 || p.explicitcluster;
+  // %is_explicit_cluster (PTX ISA §10.x): launched with a cluster attribute (LaunchConfig), with
+  // cluster dims above one, or compiled with cluster dims (.reqnctapercluster / .explicitcluster).
+  L.explicit_cluster = cfg.explicit_cluster || c.count() > 1 || p.explicitcluster || p.reqnctapercluster[0] != 0;
+  L.perturb = impl_->opts.schedule == Schedule::Random;
+  L.schedule_seed = impl_->opts.seed;
   L.machine = &mc;
   L.gm = &impl_->gm;
   L.params.assign(reinterpret_cast<const uint8_t*>(params.data()),

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cluster.h"
 #include "sim/partition.h"
 
 namespace tcsim::sim {
@@ -56,8 +57,13 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-      if (first) throw SimError(first->message);
+      if (first) throw SimError(first->message + warnings_note());
       for (auto& p : parts_) p->overlay().commit(*L_.gm);
+      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
+      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
+      std::vector<AtomicQueue*> queues;
+      for (auto& p : parts_) queues.push_back(&p->atomics());
+      AtomicQueue::apply_all(queues, *L_.gm);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)
@@ -72,13 +78,13 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock());
+      if (any_work && next.is_never()) throw SimError(deadlock() + warnings_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
     }
     LaunchResult r;
-    collect_warnings(r);
+    r.warnings = all_warnings();
     r.cycles = end.count();
     r.warp_instructions = total;
     r.thread_instructions = thread_instrs;
@@ -122,28 +128,29 @@ class LaunchRun {
       if (chosen.size() < csize) return;
       const uint32_t cl = next_cluster_++;
       const Dim3 cid{cl % ncl.x, (cl / ncl.x) % ncl.y, cl / (ncl.x * ncl.y)};
+      // Every CTA belongs to a Cluster object (of one CTA without a cluster launch): rank -> CTA for
+      // distributed shared memory, barrier.cluster, and safe handles for async engines' events.
+      auto cluster = std::make_shared<Cluster>(cid, c);
       for (uint32_t r = 0; r < csize; ++r) {
         const Dim3 in{r % c.x, (r / c.x) % c.y, r / (c.x * c.y)};
         const Dim3 ctaid{cid.x * c.x + in.x, cid.y * c.y + in.y, cid.z * c.z + in.z};
         const uint32_t linear = ctaid.x + g.x * (ctaid.y + g.y * ctaid.z);
-        chosen[r]->launch(L_, ctaid, linear, now);
+        chosen[r]->launch(L_, ctaid, linear, now).attach_cluster(cluster);
       }
     }
   }
 
-  // Checker reports of every partition, by cycle (then partition order: deterministic).
-  void collect_warnings(LaunchResult& r) const {
-    std::vector<std::pair<const Partition::Warning*, size_t>> all;
-    uint64_t dropped = 0;
-    for (size_t p = 0; p < parts_.size(); ++p) {
-      for (const auto& w : parts_[p]->warnings()) all.push_back({&w, p});
-      dropped += parts_[p]->warnings_dropped();
-    }
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-      return a.first->when != b.first->when ? a.first->when < b.first->when : a.second < b.second;
-    });
-    for (const auto& [w, p] : all) r.warnings.push_back(w->message);
-    if (dropped) r.warnings.push_back(fmt::format("... and {} more checker reports not shown", dropped));
+  // Checker warnings of every partition, in partition order (deterministic).
+  std::vector<std::string> all_warnings() const {
+    std::vector<std::string> w;
+    for (auto& p : parts_) w.insert(w.end(), p->warnings().begin(), p->warnings().end());
+    return w;
+  }
+  // Warnings raised before a fatal error often explain it (a stale parity before a race).
+  std::string warnings_note() const {
+    std::string r;
+    for (const std::string& w : all_warnings()) r += "\n  checker warning: " + w;
+    return r;
   }
 
   std::string where_warps_are() const {
@@ -172,8 +179,9 @@ class LaunchRun {
     std::string r;
     for (auto& p : parts_) r += p->describe_blocked();
     return fmt::format(
-        "kernel {}: deadlock: every remaining warp waits and nothing can wake it (a barrier that some "
-        "threads never reach?){}",
+        "kernel {}: deadlock: every remaining warp waits and nothing can wake it: no warp can make progress and no "
+        "asynchronous operation is in flight (a barrier that some threads never reach, an mbarrier phase that "
+        "misses arrivals or transaction bytes, a wait on the wrong parity?). Who waits on what:{}",
         L_.kernel, r);
   }
 

@@ -24,6 +24,8 @@ struct LaunchState {
   uint64_t grid_id = 1;
   Dim3 cluster;                                // cluster dims (1,1,1 when none)
   bool explicit_cluster = false;
+  bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
+  uint64_t schedule_seed = 0;
 };
 
 }  // namespace tcsim::sim

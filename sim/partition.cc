@@ -11,6 +11,23 @@ namespace tcsim::sim {
 Partition::Partition(const LaunchState& L, uint32_t index, std::vector<uint32_t> sm_ids)
     : L_(&L), index_(index) {
   for (uint32_t id : sm_ids) sms_.push_back(std::make_unique<Sm>(*this, id));
+  perturb_ = L.perturb;
+  rng_ = L.schedule_seed * 0x9e3779b97f4a7c15ull + index * 0xbf58476d1ce4e5b9ull + 1;
+}
+
+uint32_t Partition::jitter_draw(uint32_t max) {
+  // splitmix64: a fixed, portable generator (same numbers on every machine and library).
+  uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return static_cast<uint32_t>(z % (uint64_t{max} + 1));
+}
+
+void Partition::warn(Cycles when, const std::string& key, std::string message) {
+  constexpr size_t kMaxWarnings = 100;
+  if (!warned_.insert(key).second || warnings_.size() >= kMaxWarnings) return;
+  warnings_.push_back(fmt::format("cycle {}: {}", when.count(), message));
 }
 
 bool Partition::has_work() const {
@@ -31,8 +48,8 @@ void Partition::record_fault(Cycles when, uint32_t sm, std::string message) {
 }
 
 void Partition::warn(Cycles when, std::string message) {
-  if (warnings_.size() < kMaxWarnings) warnings_.push_back({when, std::move(message)});
-  else ++warnings_dropped_;
+  const std::string key = message;
+  warn(when, key, std::move(message));
 }
 
 namespace {
@@ -55,6 +72,7 @@ class DefaultFpEnv {
 void Partition::run_until(Cycles end) {
   DefaultFpEnv fp_env;
   issued_ = 0;
+  quantum_end_ = end;
   while (now_ < end && !fault_) {
     events_.run_due(now_);
     uint32_t n = 0;
@@ -86,6 +104,20 @@ std::string Partition::describe_blocked() const {
     for (const auto& c : sm->ctas())
       if (!c->done()) r += c->describe_barriers(*L_->prog, *L_);
   return r;
+}
+
+std::string pc_location(const LaunchState& L, uint32_t pc) {
+  const Program& prog = *L.prog;
+  if (pc >= prog.code.size()) return "(no instruction)";
+  const SourceRef& s = prog.sources[prog.code[pc].src];
+  const isa::ptx::Function& f = prog.module->functions[s.function];
+  const isa::ptx::Instr& ins = f.instrs[s.instr];
+  std::string text = L.ptx_lines && ins.loc.line && ins.loc.line <= L.ptx_lines->size()
+                         ? (*L.ptx_lines)[ins.loc.line - 1] : isa::ptx::dump_instr(*prog.module, f, ins);
+  const auto b = text.find_first_not_of(" \t");
+  text = b == std::string::npos ? text : text.substr(b);
+  const std::string where = isa::ptx::cuda_location(*prog.module, ins.cuda);
+  return fmt::format("{}:{}{} `{}`", L.ptx_name, ins.loc.line, where.empty() ? "" : fmt::format(" ({})", where), text);
 }
 
 std::string format_fault(const LaunchState& L, const Warp& w, const ExecInstr& in, int lane, Cycles now,

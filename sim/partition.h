@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sim/event_queue.h"
 #include "sim/launch_state.h"
+#include "sim/memory/atomic_queue.h"
 #include "sim/memory/store_overlay.h"
 #include "sim/sm.h"
 
@@ -36,7 +38,11 @@ class Partition {
   std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
   EventQueue& events() { return events_; }
   StoreOverlay& overlay() { return overlay_; }
+  // Global atomics issued this quantum, applied at its end (sim/memory/atomic_queue.h).
+  AtomicQueue& atomics() { return atomics_; }
   Cycles now() const { return now_; }
+  // The end (exclusive) of the quantum being run: when pending global atomics complete.
+  Cycles quantum_end() const { return quantum_end_; }
 
   // Runs until `end` (exclusive) or the first fault. Safe to call in parallel with other
   // partitions: touches only this partition's state and reads global memory.
@@ -53,31 +59,43 @@ class Partition {
   std::string describe_blocked() const;
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
-  // A checker report that does not stop the kernel (undefined behaviour the hardware may hide,
-  // e.g. registers touched before their wgmma was waited for). Kept in order; after
-  // kMaxWarnings only counted. The launch merges every partition's reports by cycle.
-  static constexpr size_t kMaxWarnings = 64;
+  // Checker warnings (reports that do not stop the kernel), at most one per `key` (a program that
+  // repeats a mistake in a loop reports it once). Collected into LaunchResult::warnings in
+  // partition order at the end of the launch.
+  void warn(Cycles when, const std::string& key, std::string message);
+  // The same keyed by the message itself (reports that already carry their own location and
+  // cycle, e.g. the wgmma register checker's, which reports each operation once).
   void warn(Cycles when, std::string message);
-  struct Warning {
-    Cycles when;
-    std::string message;
-  };
-  const std::vector<Warning>& warnings() const { return warnings_; }
-  uint64_t warnings_dropped() const { return warnings_dropped_; }
+  std::vector<std::string>& warnings() { return warnings_; }
+
+  // Schedule perturbation (DeviceOptions::schedule): a random extra delay in [0, max] cycles from
+  // this partition's generator (seeded per partition, so runs stay deterministic per seed with any
+  // number of host threads); 0 in the default deterministic order. Async engines add it to their
+  // latencies ("within legal bounds": an operation may always complete later).
+  uint32_t jitter(uint32_t max) { return perturb_ && max ? jitter_draw(max) : 0; }
+  bool perturbed() const { return perturb_; }
 
  private:
+  uint32_t jitter_draw(uint32_t max);
   const LaunchState* L_;
   uint32_t index_;
   std::vector<std::unique_ptr<Sm>> sms_;
   EventQueue events_;
   StoreOverlay overlay_;
+  AtomicQueue atomics_;
   Cycles now_;
+  Cycles quantum_end_;
   std::optional<Fault> fault_;
-  std::vector<Warning> warnings_;
-  uint64_t warnings_dropped_ = 0;
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
+  std::vector<std::string> warnings_;
+  std::set<std::string> warned_;
+  bool perturb_ = false;
+  uint64_t rng_ = 0;
 };
+
+// "file.ptx:L `instruction text`" of the instruction at `pc` (Program::code index).
+std::string pc_location(const LaunchState& L, uint32_t pc);
 
 // Formats an instruction-level fault: kernel, PTX file:line (and CUDA source line), the PTX text,
 // CTA, warp, lane and cycle, then the message.

@@ -38,15 +38,27 @@ uint32_t Sm::step(Cycles now) {
     if (n == 0) continue;
     auto ok = [&](Warp* w) { return !w->done() && w->ready_at() <= now && w->has_ready_group(now); };
     Warp* w = nullptr;
-    if (s.greedy < n && ok(s.warps[s.greedy])) {
+    if (part_->perturbed()) {
+      // Schedule perturbation (DeviceOptions::schedule = Random): any ready warp may issue, as on
+      // hardware, where the issue order between ready warps is not architectural.
+      Warp* ready[64];
+      uint32_t nr = 0;
+      for (size_t k = 0; k < n && nr < 64; ++k)
+        if (ok(s.warps[k])) ready[nr++] = s.warps[k];
+      if (nr) w = ready[part_->jitter(nr - 1)];
+    } else if (s.greedy < n && s.streak < kGreedyLimit && ok(s.warps[s.greedy])) {
       w = s.warps[s.greedy];
+      ++s.streak;
     } else {
-      for (size_t k = 0; k < n; ++k)
-        if (ok(s.warps[k])) {
-          w = s.warps[k];
-          s.greedy = k;
-          break;
-        }
+      const size_t skip = s.streak >= kGreedyLimit ? s.greedy : n;  // rotate away from a long streak
+      for (int pass = 0; pass < 2 && !w; ++pass)
+        for (size_t k = 0; k < n; ++k)
+          if ((pass == 1 || k != skip) && ok(s.warps[k])) {
+            w = s.warps[k];
+            s.greedy = k;
+            s.streak = 1;
+            break;
+          }
     }
     if (!w) continue;
     ExecCtx ctx;
@@ -63,7 +75,8 @@ uint32_t Sm::step(Cycles now) {
     } catch (const SimFault& f) {
       throw LocatedFault(format_fault(L, *w, *w->current(), f.lane, now, f.what()));
     }
-    w->set_ready_at(max(w->ready_at(), now + functional_latency(timing)));
+    // Perturbed: latencies may be a few cycles longer (never shorter: still legal timing).
+    w->set_ready_at(max(w->ready_at(), now + functional_latency(timing) + Cycles(part_->jitter(3))));
     ++issued;
   }
   return issued;

@@ -35,7 +35,12 @@ class Sm {
   struct Sub {
     std::vector<Warp*> warps;  // in launch order (oldest first)
     size_t greedy = 0;
+    uint32_t streak = 0;       // consecutive issues of the greedy warp
   };
+  // Greedy-then-oldest with a cap: after this many consecutive issues of one warp while another
+  // warp of the sub-partition is ready, the oldest other ready warp issues (a warp polling an
+  // mbarrier with test_wait must not starve the warp that would complete it).
+  static constexpr uint32_t kGreedyLimit = 64;
   Partition* part_;
   uint32_t id_;
   std::vector<std::unique_ptr<Cta>> ctas_;

@@ -123,7 +123,8 @@ Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
 bool Warp::has_ready_group_slow(Cycles now) {
   bool woke = false, ready = false;
   for (ThreadGroup& g : groups_) {
-    if (g.state == GroupState::Sleeping && g.wake_at <= now) {
+    // A nanosleep ends, or a try_wait's suspend-time limit expires (its predicate stays false).
+    if ((g.state == GroupState::Sleeping || g.state == GroupState::AtMbarrier) && g.wake_at <= now) {
       g.state = GroupState::Ready;
       woke = true;
     }
@@ -136,7 +137,7 @@ bool Warp::has_ready_group_slow(Cycles now) {
 Cycles Warp::next_wake() const {
   Cycles t = Cycles::never();
   for (const ThreadGroup& g : groups_)
-    if (g.state == GroupState::Sleeping) t = min(t, g.wake_at);
+    if (g.state == GroupState::Sleeping || g.state == GroupState::AtMbarrier) t = min(t, g.wake_at);
   return t;
 }
 
@@ -318,6 +319,24 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
         groups_[gi].wake_at = ctx.now + Cycles(ctx.target);
       }
       break;
+    case Flow::WaitMbarrier:
+    case Flow::WaitClusterBarrier: {
+      const GroupState st = ctx.flow == Flow::WaitMbarrier ? GroupState::AtMbarrier : GroupState::AtClusterBarrier;
+      groups_[gi].pc = pc + 1;
+      ThreadGroup* g = &groups_[gi];
+      if (rest) {
+        groups_[gi].mask = rest;
+        add_group(pc + 1, exec, depth, st);
+        g = &groups_.back();
+      } else {
+        g->state = st;
+      }
+      g->wait_addr = ctx.wait_addr;
+      g->wait_phase = ctx.wait_phase;
+      g->wait_pred = ctx.wait_pred;
+      g->wake_at = ctx.wait_until;
+      break;
+    }
   }
   if (state_change)
     for (ThreadGroup& g : groups_) g.yielded = false;
@@ -394,6 +413,24 @@ void Warp::release_barrier(int b, Cycles ready) {
   bar_arrived_[b] = 0;
   bar_counted_[b] = false;
   normalize();
+}
+
+uint32_t Warp::wake_waiters(GroupState st, uint32_t addr, uint32_t completed, Cycles ready) {
+  uint32_t woke = 0;
+  for (ThreadGroup& g : groups_) {
+    if (g.state != st || g.wait_phase >= completed) continue;
+    if (st == GroupState::AtMbarrier) {
+      if (g.wait_addr != addr) continue;
+      preds_[g.wait_pred] |= g.mask;  // try_wait returns True: the phase completed
+    }
+    g.state = GroupState::Ready;
+    woke |= g.mask;
+  }
+  if (woke) {
+    ready_at_ = max(ready_at_, ready);
+    normalize();
+  }
+  return woke;
 }
 
 uint8_t* Warp::local_ptr(ExecCtx& ctx, int lane, uint64_t addr, uint32_t size) {
@@ -519,7 +556,9 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
   for (const ThreadGroup& g : groups_) {
     std::string where;
     if (g.pc < prog.code.size()) {
-      const ExecInstr& in = prog.code[g.state == GroupState::AtBarrier ? g.pc - 1 : g.pc];
+      const bool past = g.state == GroupState::AtBarrier || g.state == GroupState::AtMbarrier ||
+                        g.state == GroupState::AtClusterBarrier;  // pc already past the waiting instruction
+      const ExecInstr& in = prog.code[past ? g.pc - 1 : g.pc];
       const SourceRef& s = prog.sources[in.src];
       const auto& ins = prog.module->functions[s.function].instrs[s.instr];
       std::string text = L.ptx_lines && ins.loc.line && ins.loc.line <= L.ptx_lines->size()
@@ -536,6 +575,13 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
       case GroupState::AtBarrier: state = fmt::format("waiting at barrier {}", g.barrier); break;
       case GroupState::Sleeping: state = "sleeping"; break;
       case GroupState::AtAsyncWait: state = "waiting for an asynchronous operation"; break;
+      case GroupState::AtMbarrier:
+        state = fmt::format("waiting (mbarrier.try_wait{}) on {}", g.wake_at.is_never() ? "" : ", with a time limit",
+                            cta_->mbarriers().describe(g.wait_addr));
+        break;
+      case GroupState::AtClusterBarrier:
+        state = fmt::format("waiting at barrier.cluster.wait for phase {} of the cluster barrier", g.wait_phase);
+        break;
     }
     r += fmt::format("{}    warp {} lanes {}: {} at {}", r.empty() ? "" : "\n", id_, lane_ranges(g.mask), state, where);
   }

@@ -36,6 +36,12 @@ enum class GroupState : uint8_t {
   AtBarrier,   // arrived at CTA barrier `barrier`, pc already past it
   Sleeping,    // nanosleep until `wake_at`
   AtAsyncWait, // parked at a wait on an asynchronous unit (Flow::WaitAsync), pc not advanced
+  // Suspended in mbarrier.try_wait (PTX ISA §9.7.13.15.16) on the mbarrier at shared offset
+  // `wait_addr` until its phase `wait_phase` completes (then the lanes' `wait_pred` bits are set)
+  // or, when `wake_at` is not never, until the suspend-time limit expires (the predicate stays false).
+  AtMbarrier,
+  // In barrier.cluster.wait (PTX ISA §9.7.13.3) until the cluster barrier completes phase `wait_phase`.
+  AtClusterBarrier,
 };
 
 struct ThreadGroup {
@@ -47,6 +53,10 @@ struct ThreadGroup {
   uint32_t spin = 0;   // consecutive backward branches taken while other groups wait
   bool yielded = false;
   Cycles wake_at;
+  // AtMbarrier / AtClusterBarrier: what the group waits for (see GroupState).
+  uint32_t wait_addr = 0;
+  uint32_t wait_phase = 0;
+  Ref wait_pred = 0;
   // Reconvergence points of the divergent branches this group came from, innermost last
   // (immediate post-dominators; deeper nesting than kMaxRpc is not tracked).
   static constexpr int kMaxRpc = 8;
@@ -103,6 +113,10 @@ class Warp {
   uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
   bool& bar_counted(int b) { return bar_counted_[b]; }
   void release_barrier(int b, Cycles ready);
+  // Wakes the groups in state `st` (AtMbarrier / AtClusterBarrier) that wait on `addr` (mbarriers)
+  // for a phase below `completed` (phases completed so far): AtMbarrier groups get their predicate
+  // set. They may issue from `ready`. Returns the lanes woken.
+  uint32_t wake_waiters(GroupState st, uint32_t addr, uint32_t completed, Cycles ready);
 
   // Groups parked by Flow::WaitAsync become ready and re-execute their wait (called by units).
   void wake_async();

@@ -1,12 +1,18 @@
 // PTX ISA §9.7.13 Parallel Synchronization and Communication: bar, barrier, bar.warp.sync
 //   bar{.cta}.sync a{, b};     barrier{.cta}.sync{.aligned} a{, b};
 //   bar{.cta}.arrive a, b;     barrier{.cta}.arrive{.aligned} a, b;
+//   bar{.cta}.red.popc.u32 d, a{, b}, {!}c;   barrier{.cta}.red.popc{.aligned}.u32 d, a{, b}, {!}c;
+//   bar{.cta}.red.op.pred  p, a{, b}, {!}c;   barrier{.cta}.red.op{.aligned}.pred  p, a{, b}, {!}c;
+//   .op = { .and, .or }
 //   bar.warp.sync membermask;
 // a: barrier 0..15; b: thread count (a multiple of 32; all threads of the CTA when absent). A warp
 // arrives once all its non-exited threads executed the barrier; .sync waits for the other
 // participating warps, .arrive does not (PTX ISA §9.7.13.1). Bookkeeping: sim/cta.cc.
 // bar.warp.sync waits until every non-exited thread of membermask has reached it.
-// (bar.red / barrier.red are Todo rows of the same section.)
+// bar.red is a barrier that also reduces predicate c over the arriving threads: .popc counts the
+// threads with c true, .and / .or say whether all / any did; "once the barrier count is reached,
+// the final value is written to the destination register in all threads waiting at the barrier"
+// (PTX ISA §9.7.13.1) — Cta::add_reduction collects, Cta::check_complete delivers.
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
@@ -52,6 +58,20 @@ void exec_bar_arrive(ExecCtx& c, const ExecInstr& in) {
   c.cta->arrive(*c.warp, static_cast<int>(id), c.mask, count, c.now);
 }
 
+// o[0]: a (as bar.sync, so barrier_id applies), o[1]: b (flags bit 0), o[2]: c, o[3]: d (register
+// slot or predicate); aux: BarRedOp | c negated (bit 8) | predicate destination (bit 9).
+void exec_bar_red(ExecCtx& c, const ExecInstr& in) {
+  const uint32_t id = barrier_id(c, in);
+  const uint32_t count = (in.flags & 1) ? uniform(c, in.o[1], "the barrier thread count") : 0;
+  if ((in.flags & 1) && count == 0) c.fail(-1, "a barrier thread count of 0");
+  const uint32_t p = c.preds[in.o[2]] ^ ((in.aux >> 8 & 1) ? ~0u : 0u);
+  c.cta->add_reduction(*c.warp, static_cast<int>(id), static_cast<BarRedOp>(in.aux & 0xff), c.mask, p, in.o[3],
+                       (in.aux >> 9 & 1) != 0);
+  c.target = id;
+  c.lane_target[0] = count;
+  c.flow = Flow::WaitBarrier;
+}
+
 void exec_bar_warp_sync(ExecCtx& c, const ExecInstr& in) {
   const uint64_t* mm = c.src(in.o[0]);
   uint32_t members = 0;
@@ -86,6 +106,27 @@ void bind_barrier(BindCtx& b) {
       b.out.o[0] = b.src(0, Type::U32);
       b.out.o[1] = b.src(1, Type::U32);
       return;
+    case Op::bar_red:
+    case Op::barrier_red: {
+      b.only_mods({Mod::aligned, Mod::cta, Mod::popc, Mod::and_, Mod::or_});
+      const int nops = b.has(Mod::popc) + b.has(Mod::and_) + b.has(Mod::or_);
+      if (nops != 1) b.fail("bar.red needs exactly one of .popc, .and, .or (PTX ISA §9.7.13.1)");
+      const bool popc = b.has(Mod::popc);
+      if (popc && b.type(0) != Type::U32) b.fail("bar.red.popc takes .u32");
+      if (!popc && b.type(0) != Type::Pred) b.fail("bar.red.and / bar.red.or take .pred");
+      const BarRedOp op = popc ? BarRedOp::Popc : b.has(Mod::and_) ? BarRedOp::And : BarRedOp::Or;
+      bool neg = false;
+      b.out.o[3] = popc ? b.dst(0, 32) : b.pred_dst(0);
+      b.out.o[0] = b.src(1, Type::U32);
+      if (b.nops() == 4) {
+        b.out.o[1] = b.src(2, Type::U32);
+        b.out.flags = 1;
+      }
+      b.out.o[2] = b.pred_src(static_cast<int>(b.nops()) - 1, &neg);
+      b.out.aux = static_cast<uint64_t>(op) | (neg ? 1u << 8 : 0) | (popc ? 0 : 1u << 9);
+      b.out.fn = exec_bar_red;
+      return;
+    }
     case Op::bar_warp_sync:
       b.only_mods({});
       b.out.fn = exec_bar_warp_sync;

@@ -13,7 +13,17 @@
 // into a group (possibly empty); wait_group N waits until at most the N most recent groups are
 // pending; wait_all = commit_group + wait_group 0 (uncommitted copies are not waited for by
 // wait_group). Cache hints (.ca/.cg, .L2::*) do not change results: accepted.
-// cp.async.mbarrier.arrive needs the mbarrier unit (issue 4): its row stays Todo until that lands.
+//
+// PTX ISA §9.7.13.15.15 cp.async.mbarrier.arrive:
+//   cp.async.mbarrier.arrive.noinc{.shared{::cta}}.b64 [addr];
+// The system performs an arrive-on (count 1 per thread) on the thread's mbarrier once all of the
+// thread's prior cp.async operations have completed: here an MbarrierUpdate event at the landing
+// cycle of the thread's newest pending copy (after its AsyncDataLand), or the next cycle when none
+// is pending, with the issuing thread's release clock. .noinc: the pending count is not raised
+// first, so the arrive counts as one of the expected arrivals of the phase. Without .noinc the
+// pending count is raised by 1 at issue (a net-zero arrive): that needs an increment operation the
+// mbarrier unit (sim/units/mbarrier.h) does not offer yet, so that form binds as not implemented.
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <deque>
@@ -23,10 +33,13 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
+#include "sim/memory/dsmem.h"
 #include "sim/partition.h"
+#include "sim/units/mbarrier.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -167,6 +180,39 @@ void exec_wait_all(ExecCtx& c, const ExecInstr&) {
   if (!groups_done(c, 0)) c.flow = Flow::WaitAsync;
 }
 
+// aux: the state space of [addr] (Generic or Shared).
+void exec_mbarrier_arrive(ExecCtx& c, const ExecInstr& in) {
+  constexpr const char* kWhat = "cp.async.mbarrier.arrive.noinc";
+  CpWarp& cw = cp_warp(c);
+  const auto sp = static_cast<isa::ptx::Space>(in.aux);
+  struct Arrival {
+    Cycles when;
+    uint32_t addr, count;
+  };
+  std::vector<Arrival> arrivals;  // lanes with the same (cycle, barrier) merged, in lane order
+  for_lanes(c.mask, [&](int lane) {
+    uint64_t a = mem::lane_address(c, c.op(in, 0), lane);
+    if (sp == isa::ptx::Space::Generic) {
+      if (addr::classify(a) != addr::Window::Shared)
+        c.fail(lane, fmt::format("{}: the generic address 0x{:x} is not in shared memory (mbarrier objects live in "
+                                 ".shared::cta: PTX ISA §9.7.13.15.1)", kWhat, a));
+      a -= addr::kSharedWindow;
+    }
+    const uint32_t off = mem::own_shared_offset(c, lane, a, kWhat);
+    Cycles when = c.now + Cycles(1);
+    for (const CpBatch& b : cw.batches)
+      if (!b.landed && (b.lanes >> lane & 1)) when = std::max(when, b.done);
+    for (Arrival& r : arrivals)
+      if (r.when == when && r.addr == off) {
+        ++r.count;
+        return;
+      }
+    arrivals.push_back({when, off, 1});
+  });
+  const VClock rel = c.cta->cluster().release(c.cta->cluster_rank());
+  for (const Arrival& r : arrivals) post_mbarrier_arrive(*c.part, r.when, c.cta->ref(), r.addr, r.count, &rel, kWhat);
+}
+
 }  // namespace
 
 void bind_cp_async(BindCtx& b) {
@@ -230,6 +276,23 @@ void bind_cp_async(BindCtx& b) {
       b.only_mods({});
       b.out.fn = exec_wait_all;
       return;
+    case Op::cp_async_mbarrier_arrive: {
+      b.only_mods({Mod::noinc});
+      if (b.type(0) != isa::ptx::Type::B64)
+        b.fail("cp.async.mbarrier.arrive takes the type .b64 (PTX ISA §9.7.13.15.15)");
+      const Space sp = b.in.space(0);  // Generic when none is written
+      if (b.in.nspaces > 1 || (sp != Space::Generic && sp != Space::Shared && sp != Space::SharedCta))
+        b.fail("cp.async.mbarrier.arrive takes a generic address or one state space, .shared or .shared::cta "
+               "(PTX ISA §9.7.13.15.15)");
+      if (!b.has(Mod::noinc))
+        return b.not_implemented("cp.async.mbarrier.arrive without .noinc raises the mbarrier's pending count at "
+                                 "issue, which the mbarrier unit cannot do yet (the .noinc form is modelled)");
+      b.out.first_op = b.push(b.address(0, sp));
+      b.out.nops = 1;
+      b.out.aux = static_cast<uint64_t>(sp);
+      b.out.fn = exec_mbarrier_arrive;
+      return;
+    }
     default:
       b.fail("internal: not a cp_async row");
   }

@@ -36,6 +36,11 @@ enum class Flow : uint8_t {
   // instruction again, which passes or parks once more. Units wake only on a state change, so a
   // wait costs one re-execution per relevant event, not a spin.
   WaitAsync,
+  // Lanes suspend (pc + 1 on wake-up) until the mbarrier at ExecCtx::wait_addr completes phase
+  // ExecCtx::wait_phase (predicate wait_pred set) or ExecCtx::wait_until passes (never: no limit).
+  WaitMbarrier,
+  // Lanes wait (pc + 1 on wake-up) until the cluster barrier completes phase ExecCtx::wait_phase.
+  WaitClusterBarrier,
 };
 
 struct SimFault : std::runtime_error {
@@ -60,6 +65,11 @@ struct ExecCtx {
   uint32_t target = 0;
   uint32_t rpc = 0xffffffffu;  // reconvergence pc of a divergent branch (immediate post-dominator)
   uint32_t lane_target[32];
+  // Flow::WaitMbarrier / WaitClusterBarrier: what the lanes wait for.
+  uint32_t wait_addr = 0;
+  uint32_t wait_phase = 0;
+  Ref wait_pred = 0;
+  Cycles wait_until = Cycles::never();
 
   const uint64_t* src(Ref r) const { return (r & kRefImm) ? imm + uint64_t{r & ~kRefImm} * 32 : regs + uint64_t{r} * 32; }
   uint64_t* dst(Ref r) const { return regs + uint64_t{r} * 32; }

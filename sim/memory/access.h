@@ -13,6 +13,7 @@
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
+#include "sim/memory/dsmem.h"
 #include "sim/partition.h"
 #include "sim/warp.h"
 
@@ -57,11 +58,15 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
 
 inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write) {
   const uint64_t n = c.cta->smem_bytes();
-  if (addr >= n || size > n - addr)
+  if (addr >= n || size > n - addr) {
+    // A .shared::cluster address of a CTA of the cluster (from mapa; sim/cluster.h): distributed
+    // shared memory (PTX ISA §5.1.7), reached by ld/st/atom .shared::cluster and generic accesses.
+    if (addr >= kClusterRankStride && addr <= 0xffffffffull) return remote_shared_ptr(c, lane, addr, size, write);
     c.fail(lane, fmt::format("out-of-bounds shared {} of {} bytes at shared address 0x{:x}: the CTA has {} bytes "
                              "of shared memory ({} static + {} dynamic + 1024 reserved)",
                              write ? "store" : "load", size, addr, n, c.prog->static_smem,
                              c.launch->cfg.dynamic_smem_bytes));
+  }
   return c.cta->shared() + addr;
 }
 

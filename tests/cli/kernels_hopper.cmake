@@ -20,7 +20,8 @@ if(NOT _kh_have STREQUAL _kh_sha)
 endif()
 
 # Groups: one per PTX file of the single-instruction corpora (the regex selects spec names), then
-# mma.sync, the data-movement kernels and the Ampere-style (cp.async + ldmatrix + mma.sync) GEMMs.
+# mma.sync, the data-movement kernels (ldmatrix/stmatrix/movmatrix; cp.async groups and
+# cp.async.mbarrier.arrive.noinc) and the Ampere-style (cp.async + ldmatrix + mma.sync) GEMMs.
 set(_kw ${_kh}/specs/wgmma)
 set(_kg ${_kh_golden}/wgmma)
 tcsim_add_golden_suite(kernels_hopper_golden_wgmma_bf16 ${_kw} ${_kg} MATCH "^wgmma_f32_bf16_")
@@ -30,20 +31,19 @@ tcsim_add_golden_suite(kernels_hopper_golden_wgmma_fp8 ${_kw} ${_kg} MATCH "_e[4
 tcsim_add_golden_suite(kernels_hopper_golden_wgmma_int8 ${_kw} ${_kg} MATCH "^wgmma_s32_[su]8_")
 tcsim_add_golden_suite(kernels_hopper_golden_wgmma_b1 ${_kw} ${_kg} MATCH "^wgmma_s32_b1_")
 tcsim_add_golden_suite(kernels_hopper_golden_mma ${_kh}/specs/mma ${_kh_golden}/mma)
-tcsim_add_golden_suite(kernels_hopper_golden_ldst_matrix ${_kh}/specs/misc ${_kh_golden}/misc MATCH "^ldst_matrix")
+tcsim_add_golden_suite(kernels_hopper_golden_misc ${_kh}/specs/misc ${_kh_golden}/misc)
 tcsim_add_golden_suite(kernels_hopper_golden_gemm_mma ${_kh}/specs/gemm ${_kh_golden}/gemm MATCH "^gemm_mma_")
 
 # Specs that need the asynchronous machinery of issue 4 (mbarrier, TMA = cp.async.bulk.tensor, bulk
 # copies, cluster barriers, mapa): one CTest each, run for real, reported SKIPPED by CTest while the
 # simulator names one of those instructions as not implemented yet, and judged bit for bit against
 # the H200 (pass or fail) as soon as it does not. Any other error or a DIFF fails as usual.
-#   cp_async_groups__*        cp.async.mbarrier.arrive.noinc needs mbarrier.init/try_wait
 #   gemm_*_ws*                TMA loads (and stores) completing on mbarriers, the producer/consumer
 #                             full/empty mbarrier ring (gemm_ws.cuh)
 #   gemm_*_ws_cluster2__*     + barrier.cluster, TMA .multicast::cluster, remote mbarrier.arrive
 set(_kh_async_missing
     "`(mbarrier\\.[a-z_]+|cp\\.async\\.mbarrier\\.arrive|cp\\.async\\.bulk[a-z_.]*|cp\\.reduce\\.async\\.bulk[a-z_.]*|barrier\\.cluster\\.[a-z]+|mapa|getctarank|elect\\.sync|fence\\.mbarrier_init|tensormap\\.[a-z_]+)` is not implemented yet")
-file(GLOB _kh_async_specs ${_kh}/specs/misc/cp_async_groups__*.json ${_kh}/specs/gemm/gemm_*_ws*.json)
+file(GLOB _kh_async_specs ${_kh}/specs/gemm/gemm_*_ws*.json)
 list(SORT _kh_async_specs)
 foreach(_spec ${_kh_async_specs})
   get_filename_component(_name ${_spec} NAME_WE)

@@ -121,3 +121,73 @@ TEST_CASE("cp.async errors: alignment, src-size above cp-size, forms rejected at
   fails("cp.async.cg.shared.global [%r4], [%rd4], 8;", "cp.async.cg copies 16 bytes only");
   fails("cp.async.ca.shared.global [%r4], [%rd4], 12;", "cp-size 12 is not 4, 8 or 16");
 }
+
+// cp.async.mbarrier.arrive.noinc (§9.7.13.15.15): the system arrives on the thread's mbarrier once
+// the thread's prior cp.async have completed, and .noinc counts that arrive as one of the phase's
+// expected arrivals. 128 threads, mbarrier initialised with 128 and no other arrivals: each thread
+// copies 16 bytes, arrives asynchronously, waits for phase 0, then reads the *next* thread's bytes,
+// which the completed phase must have made visible (the phase cannot complete before every copy
+// landed). Expected: word 0 of thread (t + 1) % 128's source, 0x10000 + 4 ((t + 1) % 128).
+TEST_CASE("cp.async.mbarrier.arrive.noinc: the phase completes after every thread's copies landed") {
+  auto kernel = [](const std::string& arrive) {
+    return test::ptx_header("sm_90a") + R"(
+.visible .entry k(.param .u64 psrc, .param .u64 pout)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  .shared .align 16 .b8 buf[2048];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [psrc];
+  ld.param.u64 %rd2, [pout];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r11, bar;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $Lsync;
+  mbarrier.init.shared::cta.b64 [%r11], 128;
+$Lsync:
+  bar.sync 0;
+  shl.b32 %r2, %r1, 4;
+  mov.u32 %r3, buf;
+  add.u32 %r4, %r3, %r2;
+  cvt.u64.u32 %rd3, %r2;
+  add.s64 %rd4, %rd1, %rd3;
+  cp.async.cg.shared.global [%r4], [%rd4], 16;
+  )" + arrive + R"(
+$Lwait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r11], 0;
+  @!%p2 bra $Lwait;
+  add.u32 %r5, %r1, 1;
+  and.b32 %r5, %r5, 127;
+  shl.b32 %r6, %r5, 4;
+  add.u32 %r7, %r3, %r6;
+  ld.shared.u32 %r8, [%r7];
+  mul.wide.u32 %rd6, %r1, 4;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u32 [%rd7], %r8;
+  ret;
+}
+)";
+  };
+  auto run_arrive = [&](const std::string& arrive) {
+    std::vector<uint32_t> src(512);
+    for (uint32_t i = 0; i < src.size(); ++i) src[i] = 0x10000 + i;
+    test::Harness h(isa::Arch::Sm90a);
+    h.load(kernel(arrive), "cp_async_mbarrier.ptx");
+    const uint64_t ds = h.upload(src), dout = h.zeros(128 * 4);
+    h.launch("k", {1, 1, 1}, {128, 1, 1}, test::Params().add(ds).add(dout));
+    return h.download<uint32_t>(dout, 128);
+  };
+  SUBCASE(".shared::cta address") {
+    const auto r = run_arrive("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r11];");
+    for (uint32_t t = 0; t < 128; ++t) CHECK(r[t] == 0x10000 + 4 * ((t + 1) % 128));
+  }
+  SUBCASE("generic address") {
+    const auto r = run_arrive("cvta.shared.u64 %rd9, bar;\n cp.async.mbarrier.arrive.noinc.b64 [%rd9];");
+    for (uint32_t t = 0; t < 128; ++t) CHECK(r[t] == 0x10000 + 4 * ((t + 1) % 128));
+  }
+  SUBCASE("without .noinc: reported as not implemented, never silently wrong") {
+    CHECK_THROWS_WITH_AS(run_arrive("cp.async.mbarrier.arrive.shared::cta.b64 [%r11];"),
+                         doctest::Contains("is not implemented yet"), sim::SimError);
+  }
+}

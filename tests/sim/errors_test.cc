@@ -55,12 +55,12 @@ $Lskip:
   @%p1 trap;
   ret;
 }
-.visible .entry atomics(.param .u64 p)
+.visible .entry unimplemented(.param .u64 p)
 {
   .reg .b32 %r<4>;
   .reg .b64 %rd<4>;
   ld.param.u64 %rd1, [p];
-  atom.global.add.u32 %r1, [%rd1], 1;
+  suq.width.b32 %r1, [%rd1];
   ret;
 }
 .extern .func (.param .b32 rv) vprintf(.param .b64 a, .param .b64 b);
@@ -104,7 +104,7 @@ TEST_CASE("errors: unknown kernel, wrong parameter size, bad geometry, too much 
   test::Harness h;
   h.load(test::ptx_header() + kKernels, "k.ptx");
   CHECK(error_of([&] { h.launch("nope", {1, 1, 1}, {1, 1, 1}, test::Params()); }) ==
-        "unknown kernel 'nope' in k.ptx (its .entry functions: spin, deadlock, trapper, atomics, printer)");
+        "unknown kernel 'nope' in k.ptx (its .entry functions: spin, deadlock, trapper, unimplemented, printer)");
   CHECK(error_of([&] { h.launch("spin", {1, 1, 1}, {1, 1, 1}, test::Params().add(uint64_t{1})); }) ==
         "launch of spin: 8 bytes of parameters given, the kernel takes 4: n (4 bytes at offset 0)");
   CHECK(error_of([&] { h.launch("spin", {1, 1, 1}, {2048, 1, 1}, test::Params().add(12345u)); }) ==
@@ -146,10 +146,11 @@ TEST_CASE("errors: trap, not-implemented instructions and external calls name th
   CHECK(t.find("`@%p1 trap;`: CTA (0,0,0) warp 1 lane 5") != std::string::npos);
   CHECK(t.find("trap: the kernel executed `trap` and was aborted") != std::string::npos);
   uint64_t buf = h.dev.malloc(4);
-  const std::string a = error_of([&] { h.launch("atomics", {1, 1, 1}, {32, 1, 1}, test::Params().add(buf)); });
-  CHECK(a.find("`atom.global.add.u32 %r1, [%rd1], 1;`") != std::string::npos);
+  // (surface instructions: a family no issue implements yet.)
+  const std::string a = error_of([&] { h.launch("unimplemented", {1, 1, 1}, {32, 1, 1}, test::Params().add(buf)); });
+  CHECK(a.find("`suq.width.b32 %r1, [%rd1];`") != std::string::npos);
   CHECK(a.find("is not implemented yet") != std::string::npos);
-  CHECK(a.find("opcode row atom, family atomic") != std::string::npos);
+  CHECK(a.find("opcode row suq, family texture") != std::string::npos);
   const std::string p = error_of([&] { h.launch("printer", {1, 1, 1}, {1, 1, 1}, test::Params()); });
   CHECK(p.find("call to 'vprintf', which is declared but not defined in this module") != std::string::npos);
 }

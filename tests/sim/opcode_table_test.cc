@@ -34,6 +34,7 @@ const test::Row kIntRow = {7, 3, 5, 2};
 const test::Row kFloatRow = {0x3fc00000, 0x40000000, 0x3e800000, 0xc0800000};
 
 const char* kPrelude = R"(
+.shared .align 8 .b64 sbar[4];
 .func (.param .b32 r) twice(.param .b32 x)
 {
   .reg .b32 %t<2>;
@@ -141,7 +142,9 @@ std::map<std::string, Sample> samples() {
       {"ld", v("st.global.u32 [%rdi5+24], %x2;\n ld.global.u32 %y0, [%rdi5+24];", 5)},
       {"ldu", v("st.global.u32 [%rdi5+24], %x2;\n ldu.global.u32 %y0, [%rdi5+24];", 5)},
       {"st", v("st.global.v2.u32 [%rdi5+24], {%x2, %x3};\n ld.global.u32 %y0, [%rdi5+28];", 2)},
-      {"st_async", todo("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%y0], %y1, [%y2];")},
+      // 9.7.9.12 (cluster of one): init(1), arrive.expect_tx(4); st.async of 41 completes the 4 bytes;
+      // try_wait suspends until then and the load sees 41.
+      {"st_async", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 4;\n add.u32 %y2, %y1, 16;\n mapa.shared::cluster.u32 %y3, %y2, 0;\n mapa.shared::cluster.u32 %y4, %y1, 0;\n st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%y3], 41, [%y4];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 41)},
       {"st_bulk", todo("st.bulk.weak.shared::cta [%y0], 16, 0;")},
       {"multimem_ld_reduce", todo("multimem.ld_reduce.relaxed.gpu.global.add.u32 %y0, [%rdi5];")},
       {"multimem_st", todo("multimem.st.relaxed.gpu.global.b32 [%rdi5], %y0;")},
@@ -154,8 +157,10 @@ std::map<std::string, Sample> samples() {
       {"isspacep", v("isspacep.global %p0, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvta", v("cvta.to.global.u64 %z1, %rdi5;\n setp.eq.u64 %p0, %z1, %rdi5;\n selp.u32 %y0, 1, 0, %p0;", 1)},
       {"cvt", v("cvt.rn.f32.u32 %y0, %x0;", 0x40e00000u)},
-      {"mapa", todo("mapa.shared::cluster.u32 %y0, %x0, 0;")},
-      {"getctarank", todo("getctarank.shared::cluster.u32 %y0, %x0;")},
+      // 9.7.9.23-24 (a cluster of one CTA): 77 stored at sbar, read back through its mapa'd
+      // .shared::cluster address of rank 0; getctarank of a .shared::cta address is the own rank 0.
+      {"mapa", v("mov.u32 %y1, sbar;\n st.shared.u32 [%y1], 77;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n ld.shared::cluster.u32 %y0, [%y2];", 77)},
+      {"getctarank", v("mov.u32 %y1, sbar;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n getctarank.shared::cluster.u32 %y3, %y2;\n getctarank.shared::cluster.u32 %y0, %y1;\n add.u32 %y0, %y0, %y3;", 0)},
       // cp.async (one thread): the row's first value (7, at %rdi4) copied into shared memory lands
       // only after the wait; 3 bytes of src-size zero-fill the 4th; ignore-src writes zeros.
       {"cp_async", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.cg.shared.global [cpbuf], [%rdi4], 16, 3;\n"
@@ -167,7 +172,12 @@ std::map<std::string, Sample> samples() {
                                 " cp.async.wait_group 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 0)},
       {"cp_async_wait_all", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.ca.shared.global [cpbuf], [%rdi4+16], 8;\n"
                               " cp.async.wait_all;\n ld.shared.u32 %y0, [cpbuf];\n }", 5)},
-      {"cp_async_mbarrier_arrive", todo("cp.async.mbarrier.arrive.b64 [%y0];")},
+      // One thread: init(1); the 4-byte copy of 7 (at %rdi4) then the .noinc arrive, which completes
+      // phase 0 only after the copy landed, so the wait returns and the load sees 7 (not the 0 before).
+      {"cp_async_mbarrier_arrive", v("{\n .shared .align 16 .b8 cpbuf[16];\n mov.u32 %y1, sbar;\n"
+                                     " mbarrier.init.shared::cta.b64 [%y1], 1;\n cp.async.ca.shared.global [cpbuf], [%rdi4], 4;\n"
+                                     " cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%y1];\n"
+                                     " mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 7)},
       {"cp_async_bulk", todo("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y0], [%rdi5], 16, [%y1];")},
       {"cp_reduce_async_bulk", todo("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rdi5], [%y0], 16;")},
       {"cp_async_bulk_prefetch", todo("cp.async.bulk.prefetch.L2.global [%rdi5], 16;")},
@@ -205,33 +215,53 @@ std::map<std::string, Sample> samples() {
       // 9.7.13: one thread; barriers complete with the threads that have not exited.
       {"bar_sync", v("bar.sync 0;\n mov.u32 %y0, 1;", 1)},
       {"bar_arrive", v("bar.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
-      {"bar_red", todo("setp.eq.u32 %p1, %x0, 7;\n bar.red.popc.u32 %y0, 0, %p1;")},
+      // bar.red with one participating thread whose predicate (7 == 7) is true: popc = 1; .and over
+      // !true = false selects 9.
+      {"bar_red", v("setp.eq.u32 %p1, %x0, 7;\n bar.red.popc.u32 %y0, 0, %p1;", 1)},
       {"barrier_sync", v("barrier.sync.aligned 0;\n mov.u32 %y0, 1;", 1)},
       {"barrier_arrive", v("barrier.arrive 1, 32;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_red", todo("setp.eq.u32 %p1, %x0, 7;\n barrier.red.or.pred %p2, 0, %p1;")},
+      {"barrier_red", v("setp.eq.u32 %p1, %x0, 7;\n barrier.red.and.pred %p2, 0, !%p1;\n selp.u32 %y0, 5, 9, %p2;", 9)},
       {"bar_warp_sync", v("bar.warp.sync -1;\n mov.u32 %y0, 1;", 1)},
-      {"barrier_cluster_arrive", todo("barrier.cluster.arrive;")},
-      {"barrier_cluster_wait", todo("barrier.cluster.wait;")},
+      // 9.7.13.3: the only CTA of the cluster arrives and waits: the wait returns, 5 is written.
+      {"barrier_cluster_arrive", v("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n mov.u32 %y0, 5;", 5)},
+      {"barrier_cluster_wait", v("barrier.cluster.arrive.relaxed;\n barrier.cluster.wait;\n barrier.cluster.arrive;\n barrier.cluster.wait;\n mov.u32 %y0, 6;", 6)},
       {"membar", v("membar.gl;\n mov.u32 %y0, 1;", 1)},
       {"fence", v("fence.acq_rel.gpu;\n fence.proxy.async.shared::cta;\n mov.u32 %y0, 1;", 1)},
-      {"atom", todo("atom.global.add.u32 %y0, [%rdi5], 1;")},
-      {"red", todo("red.global.add.u32 [%rdi5], 1;")},
-      {"red_async", todo("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%y0], %y1, [%y2];")},
+      // atom: 7 stored, += 3 returns the old 7 and leaves 10 -> 7*100 + 10; red: 7 ^ 3 = 4.
+      {"atom", v("st.global.u32 [%rdi5+24], %x0;\n atom.global.add.u32 %y1, [%rdi5+24], %x1;\n"
+                 " ld.global.u32 %y2, [%rdi5+24];\n mad.lo.u32 %y0, %y1, 100, %y2;", 710)},
+      {"red", v("st.global.u32 [%rdi5+24], %x0;\n red.global.xor.b32 [%rdi5+24], %x1;\n ld.global.u32 %y0, [%rdi5+24];", 4)},
+      // 9.7.13.7: as st.async, 5 + 37 = 42.
+      {"red_async", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 4;\n add.u32 %y2, %y1, 16;\n mapa.shared::cluster.u32 %y3, %y2, 0;\n mapa.shared::cluster.u32 %y4, %y1, 0;\n st.shared.u32 [%y2], 5;\n red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%y3], 37, [%y4];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 42)},
       {"vote_sync", v("setp.eq.u32 %p1, %x0, 7;\n vote.sync.ballot.b32 %y0, %p1, -1;", 1)},
-      {"match_sync", todo("match.any.sync.b32 %y0, %x0, -1;")},
+      // One thread (lane 0; the other lanes exited): match.any = {lane 0} = 1, redux.add = 7, elect.sync
+      // elects lane 0: its lane id 0 + (p ? 5 : 9) = 5.
+      {"match_sync", v("match.any.sync.b32 %y0, %x0, -1;", 1)},
       {"activemask", v("activemask.b32 %y0;", 1)},
-      {"redux_sync", todo("redux.sync.add.u32 %y0, %x0, -1;")},
+      {"redux_sync", v("redux.sync.add.u32 %y0, %x0, -1;", 7)},
       {"griddepcontrol", v("griddepcontrol.wait;\n mov.u32 %y0, 1;", 1)},
-      {"elect_sync", todo("elect.sync %y0|%p0, -1;")},
-      {"mbarrier_init", todo("mbarrier.init.shared::cta.b64 [%y0], 1;")},
-      {"mbarrier_inval", todo("mbarrier.inval.shared::cta.b64 [%y0];")},
-      {"mbarrier_arrive", todo("mbarrier.arrive.shared::cta.b64 %z0, [%y0];")},
-      {"mbarrier_arrive_drop", todo("mbarrier.arrive_drop.shared::cta.b64 %z0, [%y0];")},
-      {"mbarrier_expect_tx", todo("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y0], 16;")},
-      {"mbarrier_complete_tx", todo("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y0], 16;")},
-      {"mbarrier_test_wait", todo("mbarrier.test_wait.shared::cta.b64 %p0, [%y0], %z0;")},
-      {"mbarrier_try_wait", todo("mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y0], %y1;")},
-      {"mbarrier_pending_count", todo("mbarrier.pending_count.b64 %y0, %z0;")},
+      {"elect_sync", v("elect.sync %y1|%p0, -1;\n selp.u32 %y2, 5, 9, %p0;\n add.u32 %y0, %y1, %y2;", 5)},
+      // 9.7.13.15: init(3); the .noComplete arrive's state carries the pending count before it: 3.
+      {"mbarrier_init", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 3)},
+      // init(1), inval, init(2): the new object has 2 pending arrivals.
+      {"mbarrier_inval", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.inval.shared::cta.b64 [%y1];\n mbarrier.init.shared::cta.b64 [%y1], 2;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(3), arrive: 2 pending.
+      {"mbarrier_arrive", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 3;\n mbarrier.arrive.shared::cta.b64 %z1, [%y1];\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(4), arrive_drop(2): expected 2; arrive(2) completes phase 0 and phase 1 starts with 2
+      // pending (4 without the drop).
+      {"mbarrier_arrive_drop", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 4;\n mbarrier.arrive_drop.shared::cta.b64 %z1, [%y1], 2;\n mbarrier.arrive.shared::cta.b64 %z1, [%y1], 2;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 1;\n mbarrier.pending_count.b64 %y0, %z0;", 2)},
+      // init(1), expect_tx(16), arrive: pending 0 but tx 16, phase 0 open (0); complete_tx(16)
+      // completes it (1): 10*0 + 1.
+      {"mbarrier_expect_tx", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.test_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(1), complete_tx(16) first: tx -16; the arrive leaves the phase open (0); expect_tx(16)
+      // brings tx to 0 and completes it (1).
+      {"mbarrier_complete_tx", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%y1], 16;\n mbarrier.test_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(1): the state of the only arrive names phase 0, which that arrive completed.
+      {"mbarrier_test_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.test_wait.shared::cta.b64 %p0, [%y1], %z0;\n selp.u32 %y0, 1, 0, %p0;", 1)},
+      // init(1): try_wait.parity(0) with a 100 ns hint times out False (0); after the arrive True (1).
+      {"mbarrier_try_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0, 100;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
+      // init(5), .noComplete arrive of 2: its state holds the 5 arrivals pending before it.
+      {"mbarrier_pending_count", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 5;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 2;\n mbarrier.pending_count.b64 %y0, %z0;", 5)},
       {"clusterlaunchcontrol_try_cancel", todo("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y0], [%y1];")},
       {"clusterlaunchcontrol_query_cancel", todo("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;")},
       // 9.7.14-16: tensor core instructions (later issues).

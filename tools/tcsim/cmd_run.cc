@@ -1,4 +1,5 @@
-// tcsim run SPEC.json [--out DIR] [--golden DIR] [--seed N] [--max-steps N]
+// tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
+//                     [--schedule-sweep N] [--max-steps N]
 // Runs a launch spec (shared/LAUNCH_SPEC.md, docs/launch_spec.md) on the simulator: a thin layer
 // over tools/spec's runner and sim::Device. Exit 0: ran (and matched the golden); 1: outputs
 // differ from --golden; 2: bad input or an error in the simulated kernel.
@@ -25,7 +26,13 @@ struct RunOptions {
   std::string spec;
   std::optional<std::string> out, golden;
   sim::DeviceOptions device;
+  uint64_t sweep = 0;  // --schedule-sweep N: seeds 1..N against the default order
 };
+
+void set_seed(RunOptions& o, uint64_t seed) {
+  o.device.seed = seed;
+  o.device.schedule = seed ? sim::Schedule::Random : sim::Schedule::Default;
+}
 
 uint64_t parse_u64(std::string_view opt, std::string_view v) {
   uint64_t x = 0;
@@ -53,8 +60,26 @@ constexpr OptionDef kOptions[] = {
      [](RunOptions& o, std::string_view, std::string_view v) { o.out = std::string(v); }},
     {"--golden", "DIR", "compare the outputs bit for bit with DIR (exit 1 on a difference)",
      [](RunOptions& o, std::string_view, std::string_view v) { o.golden = std::string(v); }},
-    {"--seed", "N", "schedule-perturbation seed (0: the deterministic default order)",
-     [](RunOptions& o, std::string_view n, std::string_view v) { o.device.seed = parse_u64(n, v); }},
+    {"--schedule", "default|random:SEED",
+     "warp interleaving and async latencies: the deterministic default order, or perturbed within legal bounds "
+     "by a seeded generator (deterministic per seed)",
+     [](RunOptions& o, std::string_view n, std::string_view v) {
+       if (v == "default") return set_seed(o, 0);
+       if (!v.starts_with("random:"))
+         throw UsageError(fmt::format("{}: '{}' is not a schedule (legal: default, random:SEED)", n, v));
+       const uint64_t seed = parse_u64(n, v.substr(7));
+       if (seed == 0) throw UsageError(fmt::format("{}: random:0 is the default order; use a seed above 0", n));
+       set_seed(o, seed);
+     }},
+    {"--seed", "N", "the same as --schedule random:N (0: the deterministic default order)",
+     [](RunOptions& o, std::string_view n, std::string_view v) { set_seed(o, parse_u64(n, v)); }},
+    {"--schedule-sweep", "N",
+     "race check: run the default order and random:1..N; outputs that change say the kernel has a race "
+     "(exit 1, naming the first two differing seeds)",
+     [](RunOptions& o, std::string_view n, std::string_view v) {
+       o.sweep = parse_u64(n, v);
+       if (o.sweep == 0 || o.sweep > 100000) throw UsageError(fmt::format("{}: N must lie in [1, 100000]", n));
+     }},
     {"--max-steps", "N", "watchdog: stop after N warp-instructions (0: the simulator's default)",
      [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_steps = parse_u64(n, v); }},
 };
@@ -132,6 +157,7 @@ class SimBackend final : public spec::Backend {
     cfg.grid = {s.grid.x, s.grid.y, s.grid.z};
     cfg.block = {s.block.x, s.block.y, s.block.z};
     cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
+    cfg.explicit_cluster = s.cluster_given;  // as tcsim-hw: a spec naming "cluster" is a cluster launch
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
     const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
     return {r.cycles, r.warnings, r.approx_ops};
@@ -143,6 +169,34 @@ class SimBackend final : public spec::Backend {
   const sim::Module* module_ = nullptr;
 };
 #endif
+
+// --schedule-sweep N (issue 4, "Deterministic by default"): the default order, then random:1..N.
+// Outputs (or an error) that differ from the default order's mean the result depends on the
+// interleaving: a race. Reports the first two differing seeds (0 = the default order) and the diff.
+template <class Simulate>
+int sweep(const RunOptions& o, Simulate&& simulate) {
+  sim::DeviceOptions opts = o.device;
+  const spec::RunResult base = simulate(opts);
+  for (uint64_t seed = 1; seed <= o.sweep; ++seed) {
+    opts.schedule = sim::Schedule::Random;
+    opts.seed = seed;
+    std::string why;
+    try {
+      const spec::RunResult r = simulate(opts);
+      const spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      if (d.identical()) continue;
+      why = spec::format_report(d, "seed 0 (default order)", fmt::format("seed {}", seed));
+    } catch (const std::exception& e) {
+      why = fmt::format("seed {} fails: {}\n", seed, e.what());
+    }
+    fmt::print("{}: race: the outputs depend on the schedule: seeds 0 (the default order) and {} differ "
+               "(reproduce with --schedule random:{})\n{}", o.spec, seed, seed, why);
+    return 1;
+  }
+  fmt::print("{}: kernel {}: identical outputs under the default order and {} perturbed schedule{} (random:1..{})\n",
+             o.spec, base.kernel, o.sweep, o.sweep == 1 ? "" : "s", o.sweep);
+  return 0;
+}
 
 int run_run(Args args) {
   const RunOptions o = parse_options(args);
@@ -166,9 +220,17 @@ int run_run(Args args) {
   if (o.golden) golden = spec::read_output_dir(*o.golden);
 
 #if TCSIM_HAVE_SIM_CORE
-  sim::Device dev(*arch, o.device);
-  SimBackend backend(dev, s.path);
-  const spec::RunResult r = spec::run_spec(s, ptx, backend);
+  auto simulate = [&](const sim::DeviceOptions& opts) {
+    sim::Device dev(*arch, opts);
+    SimBackend backend(dev, s.path);
+    return spec::run_spec(s, ptx, backend);
+  };
+  if (o.sweep) {
+    if (o.device.schedule != sim::Schedule::Default)
+      throw UsageError("--schedule-sweep runs its own schedules: leave out --schedule/--seed");
+    return sweep(o, simulate);
+  }
+  const spec::RunResult r = simulate(o.device);
 #else
   throw UsageError("this build of tcsim has no simulator core (sim/ has no sources yet): the spec "
                    "is valid, but cannot be run");
@@ -203,6 +265,7 @@ int run_run(Args args) {
 
 }  // namespace
 
-TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--seed N] [--max-steps N]   run a launch spec", run_run);
+TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
+                   "[--schedule-sweep N] [--max-steps N]   run a launch spec", run_run);
 
 }  // namespace tcsim::cli

@@ -1,0 +1,124 @@
+#include "sim/cluster.h"
+
+#include <fmt/format.h>
+
+#include "sim/cta.h"
+#include "sim/exec/exec.h"
+#include "sim/partition.h"
+#include "sim/timing.h"
+#include "sim/warp.h"
+
+namespace tcsim::sim {
+
+Cluster::Cluster(Dim3 id, Dim3 shape) : id_(id), shape_(shape), size_(static_cast<uint32_t>(shape.count())) {
+  exited_at_.fill(Cycles::never());
+}
+
+void Cluster::attach(uint32_t rank, Cta* c) {
+  ctas_[rank] = c;
+  threads_[rank] = c->num_threads();
+  warps_[rank] = static_cast<uint32_t>(c->warps().size());
+  bar_live_ += c->num_threads();
+  arrived_in_[rank].assign(size_t{warps_[rank]} * 32, 0);
+  vc_[rank].t[rank] = 1;  // epoch 1: accesses before the first release are not yet covered
+}
+
+std::string Cluster::cta_name(uint32_t rank) const {
+  const Dim3 in{rank % shape_.x, (rank / shape_.x) % shape_.y, rank / (shape_.x * shape_.y)};
+  return fmt::format("CTA ({},{},{}) (rank {} of cluster ({},{},{}))", id_.x * shape_.x + in.x,
+                     id_.y * shape_.y + in.y, id_.z * shape_.z + in.z, rank, id_.x, id_.y, id_.z);
+}
+
+VClock Cluster::release(uint32_t rank) {
+  VClock c = vc_[rank];
+  ++vc_[rank].t[rank];
+  return c;
+}
+
+void Cluster::note_access(uint32_t from, uint32_t to, RemoteAccess a) {
+  RemoteAccess& r = accesses_[to][from];
+  if (!r.valid || a.epoch >= r.epoch) r = std::move(a);
+}
+
+void Cluster::on_cta_exit(uint32_t rank, Cycles now, const LaunchState& L) {
+  exited_at_[rank] = now;
+  for (uint32_t from = 0; from < size_; ++from) {
+    const RemoteAccess& a = accesses_[rank][from];
+    if (from == rank || !a.valid || vc_[rank].t[from] >= a.epoch) continue;
+    const std::string where = a.pc == kNoPc ? a.what : fmt::format("{} (warp {} lane {})", pc_location(L, a.pc), a.warp, a.lane);
+    throw SimFault(-1, fmt::format(
+        "{} exits while the access of {} to its shared memory at cycle {}, {}, is not ordered before the exit: "
+        "no barrier.cluster (or mbarrier release/acquire) between that access and this exit, so the shared "
+        "memory may already be released when the access lands (a CTA must stay until its peers are done with "
+        "its distributed shared memory: CUDA Programming Guide, Distributed Shared Memory; PTX ISA §9.7.13.3)",
+        cta_name(rank), cta_name(from), a.when.count(), where));
+  }
+}
+
+uint32_t Cluster::thread_index(uint32_t rank, const Warp& w, int lane) const {
+  (void)rank;
+  return w.id() * 32 + static_cast<uint32_t>(lane);
+}
+
+void Cluster::barrier_arrive(uint32_t rank, Warp& w, uint32_t lanes, Cycles now) {
+  std::vector<uint32_t>& arr = arrived_in_[rank];
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    uint32_t& a = arr[thread_index(rank, w, lane)];
+    if (a != 0)
+      throw SimFault(lane, fmt::format(
+          "barrier.cluster.arrive: this thread already arrived in phase {} of the cluster barrier and has not "
+          "executed barrier.cluster.wait since; each thread arrives once per phase and waits before arriving "
+          "again (PTX ISA §9.7.13.3)", a - 1));
+    a = bar_phase_ + 1;
+    ++bar_arrived_;
+  }
+  bar_accum_.join(release(rank));
+  barrier_check_complete(now);
+}
+
+int64_t Cluster::barrier_wait_phase(uint32_t rank, const Warp& w, int lane) const {
+  const uint32_t a = arrived_in_[rank][thread_index(rank, w, lane)];
+  return a == 0 ? -1 : int64_t{a} - 1;
+}
+
+void Cluster::barrier_waited(uint32_t rank, const Warp& w, uint32_t lanes) {
+  for (uint32_t m = lanes; m; m &= m - 1) arrived_in_[rank][thread_index(rank, w, __builtin_ctz(m))] = 0;
+  acquire(rank, bar_done_);
+}
+
+void Cluster::on_lanes_exit(uint32_t rank, Warp& w, uint32_t lanes, Cycles now) {
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    uint32_t& a = arrived_in_[rank][thread_index(rank, w, __builtin_ctz(m))];
+    if (a == bar_phase_ + 1) --bar_arrived_;
+    a = 0;
+    --bar_live_;
+  }
+  barrier_check_complete(now);
+}
+
+void Cluster::barrier_check_complete(Cycles now) {
+  if (bar_arrived_ == 0 || bar_arrived_ < bar_live_) return;
+  ++bar_phase_;
+  bar_arrived_ = 0;
+  bar_done_ = bar_accum_;
+  bar_accum_ = VClock{};
+  // Wake every thread waiting for the phase just completed (§9.7.13.3: wait returns once all
+  // non-exited threads of the cluster arrived).
+  for (uint32_t r = 0; r < size_; ++r) {
+    Cta* c = ctas_[r];
+    if (!c) continue;
+    for (auto& w : c->warps()) {
+      const uint32_t woke = w->wake_waiters(GroupState::AtClusterBarrier, 0, bar_phase_, now + kBarrierReleaseLatency);
+      if (woke) barrier_waited(r, *w, woke);
+    }
+  }
+}
+
+std::string Cluster::describe_barrier() const {
+  if (bar_arrived_ == 0) return {};
+  return fmt::format("barrier.cluster of cluster ({},{},{}): phase {}, {} of {} non-exited threads arrived", id_.x,
+                     id_.y, id_.z, bar_phase_, bar_arrived_, bar_live_);
+}
+
+}  // namespace tcsim::sim
