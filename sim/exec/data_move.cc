@@ -122,7 +122,13 @@ void exec_isspacep(ExecCtx& c, const ExecInstr& in) {
     const addr::Window w = addr::classify(a[i]);
     bool yes = false;
     switch (sp) {
-      case Space::Global: yes = w == addr::Window::Global; break;
+      case Space::Global: {
+        // A generic address of a __constant__ variable is not global: the H200 answers
+        // isspacep.global false and isspacep.const true for it (kernels/basic/memory_spaces, o[8]).
+        const Allocation* al = w == addr::Window::Global ? c.launch->gm->find(a[i], 1) : nullptr;
+        yes = w == addr::Window::Global && !(al && al->is_const);
+        break;
+      }
       case Space::Const: {
         const Allocation* al = c.launch->gm->find(a[i], 1);
         yes = al && al->is_const;

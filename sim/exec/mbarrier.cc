@@ -24,6 +24,10 @@
 // completes, or until suspendTimeHint nanoseconds pass. Without a hint the PTX ISA allows a
 // "system-dependent time limit"; tcsim's limit is the completion itself, so a wait that can never
 // be satisfied leaves the warp blocked and the launch reports the deadlock with the barrier's state.
+// A hinted wait in a retry loop on such a barrier ends the same way: after
+// MbarrierUnit::kMaxFruitlessTimedWaits timed suspensions without an update, the hint is no longer
+// honoured (the ISA allows it: the hint "may be used"), and a test_wait polling loop suspends after
+// kMaxFruitlessPolls False results (see MbarrierUnit::keep_returning).
 // fence.mbarrier_init (§9.7.13.4) is bound by the fence family: tcsim's mbarrier.init is visible to
 // the whole cluster at once, so the fence orders nothing further.
 #include <fmt/format.h>
@@ -147,13 +151,30 @@ bool test_lane(ExecCtx& c, const ExecInstr& in, int lane, uint32_t* off, uint32_
 }
 
 void exec_test_wait(ExecCtx& c, const ExecInstr& in) {
-  uint32_t r = 0;
+  uint32_t r = 0, waiting = 0, wait_off = 0, wait_phase = 0;
+  bool one = true;  // all False lanes name one (barrier, phase)
   for_lanes(c.mask, [&](int lane) {
     uint32_t off, phase;
-    if (test_lane(c, in, lane, &off, &phase)) r |= 1u << lane;
+    if (test_lane(c, in, lane, &off, &phase)) {
+      r |= 1u << lane;
+      return;
+    }
+    if (waiting && (off != wait_off || phase != wait_phase)) one = false;
+    waiting |= 1u << lane;
+    wait_off = off;
+    wait_phase = phase;
   });
   uint32_t& p = c.pred(in.o[0]);
   p = (p & ~c.mask) | r;
+  if (!waiting || !one || c.cta->mbarriers().keep_returning(wait_off, MbarrierUnit::kMaxFruitlessPolls)) return;
+  // A polling loop that cannot see progress: the False lanes complete late (True, at the phase's
+  // completion), as try_wait without a limit (see MbarrierUnit::keep_returning).
+  c.mask = waiting;
+  c.flow = Flow::WaitMbarrier;
+  c.wait_addr = wait_off;
+  c.wait_phase = wait_phase;
+  c.wait_pred = in.o[0];
+  c.wait_until = Cycles::never();
 }
 
 void exec_try_wait(ExecCtx& c, const ExecInstr& in) {
@@ -183,7 +204,7 @@ void exec_try_wait(ExecCtx& c, const ExecInstr& in) {
   c.wait_phase = wait_phase;
   c.wait_pred = in.o[0];
   c.wait_until = Cycles::never();
-  if (in.aux & kHint) {
+  if ((in.aux & kHint) && c.cta->mbarriers().keep_returning(wait_off, MbarrierUnit::kMaxFruitlessTimedWaits)) {
     // suspendTimeHint: the time limit in nanoseconds (at the machine's clock), at least a cycle.
     const uint64_t cyc = std::max<uint64_t>(1, hint_ns * c.launch->machine->clock_mhz / 1000);
     c.wait_until = c.now + Cycles(cyc);

@@ -243,6 +243,7 @@ void MbarrierUnit::observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread) {
 
 void MbarrierUnit::after_update(Mbarrier& b, bool completed, Cycles now) {
   store_word(b);
+  b.fruitless_waits = 0;
   if (!completed) return;
   b.last_complete = now;
   // Wake the try_waits suspended on this phase (PTX ISA §9.7.13.15.16).
@@ -336,6 +337,12 @@ bool MbarrierUnit::test_state(uint32_t addr, uint64_t token, uint32_t thread, ui
   }
   if (done) observe(b, tp, thread);
   return done;
+}
+
+bool MbarrierUnit::keep_returning(uint32_t addr, uint32_t limit) {
+  auto it = bars_.find(addr);
+  if (it == bars_.end()) return true;
+  return it->second.fruitless_waits++ < limit;
 }
 
 const Mbarrier* MbarrierUnit::find(uint32_t addr) const {

@@ -66,6 +66,7 @@ struct Mbarrier {
   int32_t tx = 0;          // tx-count: expected minus completed transaction units (bytes)
   uint32_t observed = 0;   // phases [0, observed) were seen complete by some test_wait/try_wait
   uint32_t lapped_warned = 0;  // phase + 1 of the last lapping warning
+  uint32_t fruitless_waits = 0;  // timed try_wait suspensions / False test_waits since the last update
   Cycles last_complete;
   VClock accum, done;      // release clocks of the current / the last completed phase
   // Per thread (warp * 32 + lane): 1 + the last phase this thread saw complete (stale-parity check).
@@ -121,6 +122,19 @@ class MbarrierUnit {
   // observes it: acquire, bookkeeping); otherwise *waits_for is the phase to suspend on.
   bool test_parity(uint32_t addr, uint32_t parity, uint32_t thread, uint32_t* waits_for, Cycles now);
   bool test_state(uint32_t addr, uint64_t token, uint32_t thread, uint32_t* waits_for, Cycles now);
+
+  // A try_wait with suspendTimeHint is about to suspend on the barrier at addr, or a test_wait on
+  // it is about to return False: whether the time limit is honoured / the False returned now.
+  // PTX ISA §9.7.13.15.16: the hint "may be used" as the time limit, so the thread may stay
+  // suspended until the phase completes; and no instruction has an architectural latency, so a
+  // test_wait may complete late, when the phase completed, returning True. After
+  // kMaxFruitlessTimedWaits timed suspensions (kMaxFruitlessPolls False test_waits) with no update
+  // of the barrier in between, tcsim suspends the thread until the phase completes: a wait loop on
+  // a barrier that can never complete then ends in the deadlock report instead of spinning forever
+  // (a loop whose own thread would complete the barrier after many failed polls is not supported).
+  static constexpr uint32_t kMaxFruitlessTimedWaits = 256;
+  static constexpr uint32_t kMaxFruitlessPolls = 4096;
+  bool keep_returning(uint32_t addr, uint32_t limit);
 
   // The live object at addr, or nullptr.
   const Mbarrier* find(uint32_t addr) const;

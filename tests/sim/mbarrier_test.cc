@@ -365,3 +365,73 @@ $Lwait:
   CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait)") != std::string::npos);
   CHECK(e.find("mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
 }
+
+TEST_CASE("mbarrier PTX: a hinted try_wait retry loop on a barrier that never completes ends in the deadlock report") {
+  // init(2), nothing arrives; both warps retry try_wait.parity(0) with a 1000 ns hint. After 256
+  // fruitless timed suspensions tcsim stops honouring the hint (PTX ISA §9.7.13.15.16: it "may" be
+  // used) and the launch reports the deadlock instead of spinning on the simulated clock.
+  const std::string body = R"(
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $Lsync;
+  mbarrier.init.shared::cta.b64 [%r4], 2;
+$Lsync:
+  bar.sync 0;
+$Lwait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r4], 0, 1000;
+  @!%p3 bra $Lwait;
+)";
+  const std::string e = error_of(kernel(body), 64);
+  CHECK(e.find("deadlock") != std::string::npos);
+  CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x0 (phase 0, parity 0, "
+               "2 of 2 arrivals pending, tx-count 0)") != std::string::npos);
+}
+
+TEST_CASE("mbarrier PTX: a test_wait polling loop on a barrier that never completes ends in the deadlock report") {
+  // As above with test_wait: after 4096 False polls without an update the polling threads are
+  // suspended until the phase completes, which it never does: the deadlock report, not a spin until
+  // the 10^9-instruction watchdog.
+  const std::string body = R"(
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $Lsync;
+  mbarrier.init.shared::cta.b64 [%r4], 2;
+$Lsync:
+  bar.sync 0;
+$Lwait:
+  mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r4], 0;
+  @!%p3 bra $Lwait;
+)";
+  const std::string e = error_of(kernel(body), 64);
+  CHECK(e.find("deadlock") != std::string::npos);
+  CHECK(e.find("warp 0 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x0 (phase 0, parity 0, "
+               "2 of 2 arrivals pending, tx-count 0) at mbar.ptx:") != std::string::npos);
+  CHECK(e.find("mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
+  // A poller whose barrier completes late (the producer sleeps 50 us, far beyond 4096 polls) still
+  // gets True and the data.
+  const std::string late = R"(
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $Lsync;
+  mbarrier.init.shared::cta.b64 [%r4], 1;
+$Lsync:
+  bar.sync 0;
+  setp.eq.u32 %p2, %r2, 1;
+  @%p2 bra $Lproducer;
+$Lpoll:
+  mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r4], 0;
+  @!%p3 bra $Lpoll;
+  ld.shared.u32 %r8, [data];
+  mul.wide.u32 %rd2, %r3, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r8;
+  bra $Ldone;
+$Lproducer:
+  setp.ne.u32 %p4, %r3, 0;
+  @%p4 bra $Ldone;
+  nanosleep.u32 50000;
+  st.shared.u32 [data], 4242;
+  mbarrier.arrive.shared::cta.b64 %rd4, [%r4];
+$Ldone:
+)";
+  std::vector<uint32_t> out;
+  run(kernel(late), 64, &out);
+  for (uint32_t l = 0; l < 32; ++l) CHECK(out[l] == 4242);
+}
