@@ -42,3 +42,33 @@ function(tcsim_add_golden_test name spec golden_dir)
   add_test(NAME ${name} COMMAND ${exe} run "${spec_abs}" --golden "${golden_abs}" ${ARG_ARGS})
   set_tests_properties(${name} PROPERTIES LABELS "tcsim-golden")
 endfunction()
+
+# tcsim_add_golden_suite(NAME SPEC_DIR GOLDEN_DIR [MATCH <regex>] [TCSIM <exe>] [ARGS <args>...])
+#
+# One CTest for a whole folder of launch specs: `tcsim golden SPEC_DIR GOLDEN_DIR [--match REGEX]`
+# runs every SPEC_DIR/*.json whose name matches REGEX and compares it bit for bit with
+# GOLDEN_DIR/<spec name>/, parsing each PTX file once for all the specs that share it (a corpus of
+# hundreds of small kernels in a few large PTX files costs seconds instead of minutes). Passes when
+# every spec ran and matched; the log has one PASS/DIFF/ERROR line per spec. Label "tcsim-golden".
+function(tcsim_add_golden_suite name spec_dir golden_dir)
+  cmake_parse_arguments(ARG "" "MATCH;TCSIM" "ARGS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tcsim_add_golden_suite(${name}): unexpected arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(ARG_TCSIM)
+    set(exe ${ARG_TCSIM})
+  elseif(TARGET tcsim)
+    set(exe $<TARGET_FILE:tcsim>)
+  else()
+    find_program(TCSIM_EXECUTABLE tcsim REQUIRED)
+    set(exe ${TCSIM_EXECUTABLE})
+  endif()
+  get_filename_component(spec_abs "${spec_dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  get_filename_component(golden_abs "${golden_dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(match_args)
+  if(ARG_MATCH)
+    set(match_args --match "${ARG_MATCH}")
+  endif()
+  add_test(NAME ${name} COMMAND ${exe} golden "${spec_abs}" "${golden_abs}" ${match_args} ${ARG_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS "tcsim-golden")
+endfunction()

@@ -19,6 +19,9 @@ class Sm;
 namespace tma {
 struct TmaCtaState;  // sim/units/tma_cta_state.h
 }
+struct WgmmaState;    // sim/units/wgmma_unit.h
+struct CpAsyncState;  // sim/units/cp_async_unit.h
+struct RegPool;       // sim/exec/setmaxnreg.cc
 
 enum class BarRedOp : uint8_t { None, Popc, And, Or };
 
@@ -94,6 +97,12 @@ class Cta {
   // State of the TMA / bulk-copy engines and the proxy checker for this CTA (created on first use;
   // sim/units/tma_cta_state.h).
   tma::TmaCtaState& tma_state();
+
+  // Per-CTA state of asynchronous units and pools, created by the owning unit on first use (a
+  // shared_ptr, so this header needs only their declarations; events hold weak references).
+  std::shared_ptr<WgmmaState> wgmma;      // warpgroups' wgmma queues and groups
+  std::shared_ptr<CpAsyncState> cp_async; // per-thread cp.async groups
+  std::shared_ptr<RegPool> reg_pool;      // setmaxnreg's per-CTA register pool
 
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);

@@ -102,6 +102,7 @@ const Module& Device::load_ptx(std::string_view ptx_text, std::string source_nam
   // is never a silent access to its neighbour), initialised, then relocations applied.
   auto& syms = mod->syms;
   syms.module_id = mod->id;
+  syms.arch = impl_->arch;
   syms.address.assign(mod->ir.symbols.size(), 0);
   for (size_t i = 0; i < mod->ir.symbols.size(); ++i) {
     const Symbol& s = mod->ir.symbols[i];

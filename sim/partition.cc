@@ -49,6 +49,11 @@ void Partition::record_fault(Cycles when, uint32_t sm, std::string message) {
   if (!fault_ || when < fault_->when) fault_ = Fault{when, sm, std::move(message)};
 }
 
+void Partition::warn(Cycles when, std::string message) {
+  const std::string key = message;
+  warn(when, key, std::move(message));
+}
+
 namespace {
 // The simulator's float results never depend on the host thread's floating-point state: each
 // quantum runs with the default environment (round-to-nearest, no flush-to-zero / denormals-are-

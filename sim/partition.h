@@ -65,11 +65,13 @@ class Partition {
   std::string describe_blocked() const;
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
-
   // Checker warnings (reports that do not stop the kernel), at most one per `key` (a program that
   // repeats a mistake in a loop reports it once). Collected into LaunchResult::warnings in
   // partition order at the end of the launch.
   void warn(Cycles when, const std::string& key, std::string message);
+  // The same keyed by the message itself (reports that already carry their own location and
+  // cycle, e.g. the wgmma register checker's, which reports each operation once).
+  void warn(Cycles when, std::string message);
   std::vector<std::string>& warnings() { return warnings_; }
 
   // Schedule perturbation (DeviceOptions::schedule): a random extra delay in [0, max] cycles from

@@ -560,6 +560,7 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
     prog.sources.push_back({fl.isa_index, static_cast<uint32_t>(f.instrs.size())});
   }
   prog.entry = static_cast<uint32_t>(prog.layout_of[entry]);
+  prog.reg_slots = std::move(tables.reg_slot);
   return prog;
 }
 

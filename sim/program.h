@@ -11,9 +11,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "isa/arch.h"
 #include "isa/ptx/ir.h"
 #include "sim/cycles.h"
 
@@ -128,6 +130,13 @@ struct Program {
   // approx execute function reports its index to Partition::note_approx (float_approx.cc), and the
   // launch lists the ones that ran in LaunchResult::approx_ops.
   std::vector<std::string> approx_names;
+  // Per isa function: register -> slot (predicates: predicate index), as bound; lets checkers
+  // (sim/units/wgmma_unit.cc) see which registers an instruction touches.
+  std::vector<std::vector<uint32_t>> reg_slots;
+  // Data a family precomputes at bind time for its instructions (an MMA engine, an operand
+  // plan), owned here and indexed by the family (ExecInstr::aux); read-only while running, so
+  // partitions share it. Type-erased: only the family that stored an entry reads it.
+  std::vector<std::shared_ptr<const void>> family_data;
   std::string source_name;
 
   const isa::ptx::Instr& instr_of(const ExecInstr& e) const {
@@ -144,6 +153,7 @@ struct Program {
 // module variables and of functions.
 struct LoadedSymbols {
   std::vector<uint64_t> address;  // per isa symbol: global address of .global/.const data (0 = none)
+  isa::Arch arch = isa::Arch::Sm100a;  // the device's architecture (per-arch MMA numerics rows)
   uint32_t module_id = 0;          // function addresses: addr::kFuncBase | module_id << 20 | index << 4
 };
 

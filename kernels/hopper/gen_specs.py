@@ -114,8 +114,9 @@ def ws_spec(kernel, m, n, k, ctas, seed=1):
 
 
 # ---- Ampere-style mma.sync GEMMs (gemm_mma_sync.cu) ------------------------------------------------------
-MMA_GEMM_CASES = [("gemm_mma_bf16_tn", 256, 256, 256), ("gemm_mma_bf16_tn", 192, 128, 160),
-                  ("gemm_mma_f16_nn", 256, 256, 256), ("gemm_mma_f16_nn", 128, 192, 96)]
+MMA_GEMM_CASES = [("gemm_mma_bf16_tn", 256, 256, 256, "gemm"), ("gemm_mma_bf16_tn", 192, 128, 160, "gemm"),
+                  ("gemm_mma_f16_nn", 256, 256, 256, "gemm"), ("gemm_mma_f16_nn", 128, 192, 96, "gemm"),
+                  ("gemm_mma_bf16_tn", 1024, 1024, 1024, "bench")]
 
 
 def mma_gemm_spec(kernel, m, n, k):
@@ -188,8 +189,8 @@ def generate():
     files = {}
     for kernel, m, n, k, ctas, folder in WS_CASES:
         files[f"specs/{folder}/{kernel}__{m}x{n}x{k}.json"] = ws_spec(kernel, m, n, k, ctas)
-    for kernel, m, n, k in MMA_GEMM_CASES:
-        files[f"specs/gemm/{kernel}__{m}x{n}x{k}.json"] = mma_gemm_spec(kernel, m, n, k)
+    for kernel, m, n, k, folder in MMA_GEMM_CASES:
+        files[f"specs/{folder}/{kernel}__{m}x{n}x{k}.json"] = mma_gemm_spec(kernel, m, n, k)
     for seed in (1, 2):
         files[f"specs/misc/ldst_matrix__seed{seed}.json"] = ldst_spec(seed)
         files[f"specs/misc/cp_async_groups__seed{seed}.json"] = cp_async_spec(seed)

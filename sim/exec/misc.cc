@@ -3,7 +3,6 @@
 //   brkpt;                 a breakpoint: reported as an error (no debugger attached)
 //   nanosleep.u32 t;       suspends the thread for about t ns (here exactly t ns of simulated time)
 //   pmevent a; pmevent.mask a;   performance-monitor events: no effect on results
-//   setmaxnreg.{inc,dec}.sync.aligned.u32 n;   register reallocation hint: no effect on results
 //   griddepcontrol.{launch_dependents,wait};   programmatic dependent launch: a single launch has
 //                                              no prerequisite grid, so both complete at once
 #include <fmt/format.h>
@@ -44,7 +43,6 @@ void bind_misc(BindCtx& b) {
       b.out.o[0] = b.src(0, Type::U32);
       return;
     case Op::pmevent:
-    case Op::setmaxnreg:
     case Op::griddepcontrol:
       b.out.fn = exec_nop;
       return;

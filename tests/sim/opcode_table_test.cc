@@ -168,11 +168,23 @@ std::map<std::string, Sample> samples() {
       // .shared::cluster address of rank 0; getctarank of a .shared::cta address is the own rank 0.
       {"mapa", v("mov.u32 %y1, sbar;\n st.shared.u32 [%y1], 77;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n ld.shared::cluster.u32 %y0, [%y2];", 77)},
       {"getctarank", v("mov.u32 %y1, sbar;\n mapa.shared::cluster.u32 %y2, %y1, 0;\n getctarank.shared::cluster.u32 %y3, %y2;\n getctarank.shared::cluster.u32 %y0, %y1;\n add.u32 %y0, %y0, %y3;", 0)},
-      {"cp_async", todo("cp.async.ca.shared.global [%y0], [%rdi5], 4;")},
-      {"cp_async_commit_group", todo("cp.async.commit_group;")},
-      {"cp_async_wait_group", todo("cp.async.wait_group 0;")},
-      {"cp_async_wait_all", todo("cp.async.wait_all;")},
-      {"cp_async_mbarrier_arrive", todo("cp.async.mbarrier.arrive.b64 [%y0];")},
+      // cp.async (one thread): the row's first value (7, at %rdi4) copied into shared memory lands
+      // only after the wait; 3 bytes of src-size zero-fill the 4th; ignore-src writes zeros.
+      {"cp_async", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.cg.shared.global [cpbuf], [%rdi4], 16, 3;\n"
+                     " cp.async.wait_all;\n ld.shared.u32 %y0, [cpbuf];\n }", 7)},
+      {"cp_async_commit_group", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.ca.shared.global [cpbuf], [%rdi4+8], 4;\n"
+                                  " cp.async.commit_group;\n cp.async.wait_group 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 3)},
+      {"cp_async_wait_group", v("{\n .shared .align 16 .b8 cpbuf[16];\n st.shared.u32 [cpbuf], 9;\n setp.eq.u32 %p1, %x0, 7;\n"
+                                " cp.async.ca.shared.global [cpbuf], [%rdi4], 4, %p1;\n cp.async.commit_group;\n"
+                                " cp.async.wait_group 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 0)},
+      {"cp_async_wait_all", v("{\n .shared .align 16 .b8 cpbuf[16];\n cp.async.ca.shared.global [cpbuf], [%rdi4+16], 8;\n"
+                              " cp.async.wait_all;\n ld.shared.u32 %y0, [cpbuf];\n }", 5)},
+      // One thread: init(1); the 4-byte copy of 7 (at %rdi4) then the .noinc arrive, which completes
+      // phase 0 only after the copy landed, so the wait returns and the load sees 7 (not the 0 before).
+      {"cp_async_mbarrier_arrive", v("{\n .shared .align 16 .b8 cpbuf[16];\n mov.u32 %y1, sbar;\n"
+                                     " mbarrier.init.shared::cta.b64 [%y1], 1;\n cp.async.ca.shared.global [cpbuf], [%rdi4], 4;\n"
+                                     " cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%y1];\n"
+                                     " mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [cpbuf];\n }", 7)},
       // Bulk copies: sbar+0 holds an mbarrier, sbar+16 a 16-byte buffer; [%rdi5] is this thread's
       // global slot. global 5 -> shared; shared 3 + global 5 (reduce add); shared 7 -> global.
       {"cp_async_bulk", v("st.global.u32 [%rdi5], %x2;\n mov.u32 %y1, sbar;\n add.u32 %y2, %y1, 16;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 16;\n cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%y2], [%rdi5], 16, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y0, [%y2];", 5)},
@@ -191,9 +203,14 @@ std::map<std::string, Sample> samples() {
       // (Valid maps: kernels/tma/tensormap_replace.json golden.)
       {"tensormap_replace", Sample{"mov.u32 %y1, sbar;\n tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%y1], %z0;", std::nullopt, false, "not a tcsim-encoded tensor map"}},
       {"tensormap_cp_fenceproxy", Sample{"mov.u32 %y1, sbar;\n tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rdi5], [%y1], 128;", std::nullopt, false, "out-of-bounds global store of 8 bytes"}},
-      {"ldmatrix", todo("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%y0}, [%y1];")},
-      {"stmatrix", todo("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%y1], {%y0};")},
-      {"movmatrix", todo("movmatrix.sync.aligned.m8n8.trans.b16 %y0, %y1;")},
+      // Warp-collective matrix moves need the whole warp (.sync.aligned); one thread is an error.
+      // Values: tests/sim/matrix_move_test.cc and the H200 goldens of kernels/hopper.
+      {"ldmatrix", Sample{"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%y0}, [%y1];", std::nullopt, false,
+                          "ldmatrix.sync.aligned must be executed by all 32 threads"}},
+      {"stmatrix", Sample{"stmatrix.sync.aligned.m8n8.x1.shared.b16 [%y1], {%y0};", std::nullopt, false,
+                          "stmatrix.sync.aligned must be executed by all 32 threads"}},
+      {"movmatrix", Sample{"movmatrix.sync.aligned.m8n8.trans.b16 %y0, %y1;", std::nullopt, false,
+                           "movmatrix.sync.aligned must be executed by all 32 threads"}},
       {"tex", todo("tex.1d.v4.f32.s32 {%y0, %y1, %y2, %y3}, [%rdi5, {%x0}];")},
       {"tld4", todo("tld4.r.2d.v4.f32.f32 {%y0, %y1, %y2, %y3}, [%rdi5, {%x0, %x1}];")},
       {"txq", todo("txq.width.b32 %y0, [%rdi5];")},
@@ -263,14 +280,19 @@ std::map<std::string, Sample> samples() {
       {"clusterlaunchcontrol_try_cancel", todo("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y0], [%y1];")},
       {"clusterlaunchcontrol_query_cancel", todo("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;")},
       // 9.7.14-16: tensor core instructions (later issues).
-      {"mma", todo("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%y0, %y1, %y2, %y3}, {%x0, %x1, %x2, %x3}, {%x0, %x1}, {%y0, %y1, %y2, %y3};")},
+      // mma.sync needs a whole warp (one thread is an error) and wgmma an sm_90a device (this
+      // table runs on sm_100a). Values:
+      // tests/sim/mma_sync_test.cc, wgmma_test.cc and the H200 goldens of kernels/hopper.
+      {"mma", Sample{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%y0, %y1, %y2, %y3}, {%x0, %x1, %x2, %x3}, {%x0, %x1}, {%y0, %y1, %y2, %y3};",
+                     std::nullopt, false, "mma.sync.aligned must be executed by all 32 threads"}},
       {"wmma_load", todo("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, [%rdi5];")},
       {"wmma_store", todo("wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rdi5], {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7};")},
       {"wmma_mma", todo("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7}, {%y0, %y1, %y2, %y3, %y4, %y5, %y6, %y7};")},
-      {"wgmma_mma_async", todo("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%y0, %y1, %y2, %y3}, %z0, %z1, %p0, 1, 1, 0, 0;")},
-      {"wgmma_fence", todo("wgmma.fence.sync.aligned;")},
-      {"wgmma_commit_group", todo("wgmma.commit_group.sync.aligned;")},
-      {"wgmma_wait_group", todo("wgmma.wait_group.sync.aligned 0;")},
+      {"wgmma_mma_async", Sample{"wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%y0, %y1, %y2, %y3}, %z0, %z1, %p0, 1, 1, 0, 0;",
+                                 std::nullopt, false, "exists only on sm_90a"}},
+      {"wgmma_fence", Sample{"wgmma.fence.sync.aligned;", std::nullopt, false, "exists only on sm_90a"}},
+      {"wgmma_commit_group", Sample{"wgmma.commit_group.sync.aligned;", std::nullopt, false, "exists only on sm_90a"}},
+      {"wgmma_wait_group", Sample{"wgmma.wait_group.sync.aligned 0;", std::nullopt, false, "exists only on sm_90a"}},
       {"tcgen05_alloc", Sample{"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%y0], 32;", std::nullopt, false, "is .sync.aligned"}},
       {"tcgen05_dealloc", Sample{"tcgen05.dealloc.cta_group::1.sync.aligned.b32 %y0, 32;", std::nullopt, false, "is .sync.aligned"}},
       {"tcgen05_relinquish_alloc_permit", Sample{"tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;", std::nullopt, false, "is .sync.aligned"}},

@@ -1,9 +1,16 @@
-// spec::Backend over the simulator's C++ API (sim::Device): what `tcsim run` and `tcsim
-// verify-case` run specs on.
+// spec::Backend over the simulator's C++ API (sim::Device): what `tcsim run`, `tcsim verify-case`,
+// `tcsim golden` (tools/tcsim/cmd_golden.cc) and the GEMM benchmark (bench/bench_wgmma_gemm.cc) run
+// specs on. Header-only so that a benchmark can use it without linking the command line.
 #pragma once
-#if TCSIM_HAVE_SIM_CORE
+// The command line defines TCSIM_HAVE_SIM_CORE (0 when the simulator core is not built); a
+// benchmark, which always links the core, leaves it undefined.
+#if !defined(TCSIM_HAVE_SIM_CORE) || TCSIM_HAVE_SIM_CORE
+#include <functional>
+#include <map>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/api.h"
@@ -12,17 +19,50 @@
 
 namespace tcsim::cli {
 
-// spec::Backend over the simulator's C++ API.
+// One simulated device per architecture, each PTX module loaded once (by source name and text):
+// lets many specs naming several PTX files and architectures share parse and bind work.
+class DevicePool {
+ public:
+  explicit DevicePool(sim::DeviceOptions o) : opts_(o) {}
+  sim::Device& device(isa::Arch a) {
+    auto& d = devices_[a];
+    if (!d) d = std::make_unique<sim::Device>(a, opts_);
+    return *d;
+  }
+  const sim::Module& module(sim::Device& d, const std::string& text, const std::string& name) {
+    auto& m = modules_[{&d, name}];
+    if (!m.mod || m.text_size != text.size() || m.text_hash != std::hash<std::string>{}(text)) {
+      m.mod = &d.load_ptx(text, name);
+      m.text_size = text.size();
+      m.text_hash = std::hash<std::string>{}(text);
+    }
+    return *m.mod;
+  }
+
+ private:
+  struct Loaded {
+    const sim::Module* mod = nullptr;
+    size_t text_size = 0, text_hash = 0;
+  };
+  sim::DeviceOptions opts_;
+  std::map<isa::Arch, std::unique_ptr<sim::Device>> devices_;
+  std::map<std::pair<const sim::Device*, std::string>, Loaded> modules_;
+};
+
+// spec::Backend over one sim::Device. Modules are reused: through `pool` when one is given (any
+// module loaded before on that device), otherwise when the text equals the last one loaded
+// (tcsim verify-case runs hundreds of specs of one PTX file on one Device: parse and bind once).
 class SimBackend final : public spec::Backend {
  public:
-  SimBackend(sim::Device& d, std::string spec_file) : dev_(d), spec_file_(std::move(spec_file)) {}
+  SimBackend(sim::Device& d, std::string spec_file, DevicePool* pool = nullptr)
+      : dev_(d), spec_file_(std::move(spec_file)), pool_(pool) {}
   void set_spec_file(std::string spec_file) { spec_file_ = std::move(spec_file); }
-  // Tensor maps are checked with the rules of the modelled architecture's driver (sm_90a: the
-  // H200's, as measured).
 
-  // A module whose text equals the last one loaded is reused (tcsim verify-case runs hundreds of
-  // specs of one PTX file on one Device: parse and bind once).
   void load_module(const std::string& text, const std::string& name) override {
+    if (pool_) {
+      module_ = &pool_->module(dev_, text, name);
+      return;
+    }
     if (module_ && text == module_text_) return;
     module_ = &dev_.load_ptx(text, name);
     module_text_ = text;
@@ -45,6 +85,8 @@ class SimBackend final : public spec::Backend {
   uint64_t malloc(uint64_t bytes) override { return dev_.malloc(bytes, 256); }
   void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
   void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
+  // Tensor maps are checked with the rules of the modelled architecture's driver (sm_90a: the
+  // H200's, as measured).
   std::vector<std::byte> encode_tensor_map(const spec::TensorMapSpec& t, uint64_t address) override {
     return spec::encode_tensor_map_bytes(t, address, spec_file_, dev_.arch());
   }
@@ -63,6 +105,7 @@ class SimBackend final : public spec::Backend {
  private:
   sim::Device& dev_;
   std::string spec_file_;
+  DevicePool* pool_ = nullptr;
   const sim::Module* module_ = nullptr;
   std::string module_text_;
 };
