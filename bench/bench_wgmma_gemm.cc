@@ -163,19 +163,26 @@ $Lloop:
 )";
 }
 
-void run_loop(uint32_t ctas, uint32_t iters) {
+// Launches a loop kernel `entry(.u64 out, .u32 iters)` of `threads` threads per CTA on `ctas` CTAs
+// and measures it; each thread writes one f32 of `out`.
+void run_ptx_loop(const std::string& ptx, const char* file, const char* entry, uint32_t threads,
+                  uint32_t ctas, uint32_t iters, double macs, const std::string& label) {
   sim::Device dev(isa::Arch::Sm90a);
-  const sim::Module& m = dev.load_ptx(loop_ptx(), "wgloop.ptx");
-  const uint64_t out = dev.malloc(uint64_t{ctas} * 256 * 4);
+  const sim::Module& m = dev.load_ptx(ptx, file);
+  const uint64_t out = dev.malloc(uint64_t{ctas} * threads * 4);
   std::vector<std::byte> params(12);
   std::memcpy(params.data(), &out, 8);
   std::memcpy(params.data() + 8, &iters, 4);
   sim::LaunchConfig cfg;
   cfg.grid = {ctas, 1, 1};
-  cfg.block = {256, 1, 1};
+  cfg.block = {threads, 1, 1};
+  measure(label, macs, [&] { return dev.launch(m, entry, cfg, params).cycles; });
+}
+
+void run_loop(uint32_t ctas, uint32_t iters) {
   const double macs = double(ctas) * 2 * iters * 4 * 64 * 128 * 16;
-  measure(fmt::format("wgmma loop: {} CTAs x 2 warpgroups x {} x 4 m64n128k16", ctas, iters), macs,
-          [&] { return dev.launch(m, "wgloop", cfg, params).cycles; });
+  run_ptx_loop(loop_ptx(), "wgloop.ptx", "wgloop", 256, ctas, iters, macs,
+               fmt::format("wgmma loop: {} CTAs x 2 warpgroups x {} x 4 m64n128k16", ctas, iters));
 }
 
 // 4 warps x `iters` x 8 mma.sync m16n8k16 (bf16 -> f32) per CTA: each warp a 32x32 tile (2 A
@@ -231,18 +238,9 @@ $Lloop:
 }
 
 void run_mma_loop(uint32_t ctas, uint32_t iters) {
-  sim::Device dev(isa::Arch::Sm90a);
-  const sim::Module& m = dev.load_ptx(mma_loop_ptx(), "mmaloop.ptx");
-  const uint64_t out = dev.malloc(uint64_t{ctas} * 128 * 4);
-  std::vector<std::byte> params(12);
-  std::memcpy(params.data(), &out, 8);
-  std::memcpy(params.data() + 8, &iters, 4);
-  sim::LaunchConfig cfg;
-  cfg.grid = {ctas, 1, 1};
-  cfg.block = {128, 1, 1};
   const double macs = double(ctas) * 4 * iters * 8 * 16 * 8 * 16;
-  measure(fmt::format("mma.sync loop: {} CTAs x 4 warps x {} x 8 m16n8k16", ctas, iters), macs,
-          [&] { return dev.launch(m, "mmaloop", cfg, params).cycles; });
+  run_ptx_loop(mma_loop_ptx(), "mmaloop.ptx", "mmaloop", 128, ctas, iters, macs,
+               fmt::format("mma.sync loop: {} CTAs x 4 warps x {} x 8 m16n8k16", ctas, iters));
 }
 
 }  // namespace
