@@ -29,9 +29,7 @@
 #include "tools/spec/spec_error.h"
 #include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim/command.h"
-#if TCSIM_HAVE_SIM_CORE
 #include "tools/tcsim/sim_backend.h"
-#endif
 
 namespace tcsim::cli {
 namespace {
@@ -92,9 +90,6 @@ int run_golden(Args args) {
   if (specs.empty())
     throw UsageError(fmt::format("{}: no *.json spec{}", spec_dir.string(),
                                  match ? fmt::format(" matches '{}'", match_text) : std::string()));
-#if !TCSIM_HAVE_SIM_CORE
-  throw UsageError("this build of tcsim has no simulator core: specs cannot be run");
-#else
   DevicePool pool(opts);
   int passed = 0, differ = 0, errors = 0, missing = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -138,7 +133,6 @@ int run_golden(Args args) {
   if (errors) return 2;
   if (differ || (missing && !skip_missing)) return 1;
   return 0;
-#endif
 }
 
 }  // namespace

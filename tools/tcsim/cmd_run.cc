@@ -172,7 +172,6 @@ int run_run(Args args) {
   std::optional<spec::OutputDir> golden;
   if (o.golden) golden = spec::read_output_dir(*o.golden);
 
-#if TCSIM_HAVE_SIM_CORE
   auto simulate = [&](const sim::DeviceOptions& opts) {
     sim::Device dev(*arch, opts);
     SimBackend backend(dev, s.path);
@@ -184,11 +183,6 @@ int run_run(Args args) {
     return sweep(o, simulate);
   }
   const spec::RunResult r = simulate(o.device);
-#else
-  throw UsageError("this build of tcsim has no simulator core (sim/ has no sources yet): the spec "
-                   "is valid, but cannot be run");
-  spec::RunResult r;
-#endif
 
   for (const auto& w : r.outcome.warnings) fmt::print(stderr, "warning: {}\n", w);
   fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));

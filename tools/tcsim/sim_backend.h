@@ -2,9 +2,6 @@
 // `tcsim golden` (tools/tcsim/cmd_golden.cc) and the GEMM benchmark (bench/bench_wgmma_gemm.cc) run
 // specs on. Header-only so that a benchmark can use it without linking the command line.
 #pragma once
-// The command line defines TCSIM_HAVE_SIM_CORE (0 when the simulator core is not built); a
-// benchmark, which always links the core, leaves it undefined.
-#if !defined(TCSIM_HAVE_SIM_CORE) || TCSIM_HAVE_SIM_CORE
 #include <functional>
 #include <map>
 #include <memory>
@@ -111,4 +108,3 @@ class SimBackend final : public spec::Backend {
 };
 
 }  // namespace tcsim::cli
-#endif
