@@ -9,6 +9,7 @@
 # left as the GPU sets them; the cycle counts do not depend on them), raw CSV in base units.
 # The SM clock, memory clock, power and temperature are sampled every 200 ms -> $OUT/smi.csv.
 #   usage: run_on_device.sh BIN_DIR LIST_FILE     (BIN_DIR holds ubench_h200 and corpus_timer)
+#   env: HOLDOUT=LIST2 times a second list the same way -> $OUT/ncu_holdout.csv, holdout_log.txt
 # Outputs are copied into kernels/ubench/results/<gpu>-<date>/ by hand (README.md).
 set -uo pipefail
 bin=${1:?BIN_DIR}
@@ -38,7 +39,7 @@ echo "ubench (repeat) exit $? at $(elapsed)s" | tee -a "$OUT/env.txt"
 
 echo "[$(elapsed)s] ncu launch" | tee -a "$OUT/env.txt"
 timeout 60 "$NCU" --clock-control none --metrics "$METRICS" --csv --page raw --print-units base \
-  --kernel-name regex:'^launch_' --log-file "$OUT/ncu_launch.csv" "$bin/ubench_h200" launch > "$OUT/ncu_launch.err" 2>&1
+  --kernel-name regex:'^launch_' --log-file "$OUT/ncu_launch.csv" "$bin/ubench_h200" launch cold > "$OUT/ncu_launch.err" 2>&1
 echo "ncu launch exit $? at $(elapsed)s" | tee -a "$OUT/env.txt"
 
 left=$(( 400 - $(elapsed) ))
@@ -46,6 +47,13 @@ echo "[$(elapsed)s] ncu corpus ($left s left)" | tee -a "$OUT/env.txt"
 timeout "$left" "$NCU" --clock-control none --metrics "$METRICS" --csv --page raw --print-units base \
   --log-file "$OUT/ncu_corpus.csv" "$bin/corpus_timer" "$list" 2 > "$OUT/corpus_log.txt" 2>&1
 echo "ncu corpus exit $? at $(elapsed)s" | tee -a "$OUT/env.txt"
+if [ -n "${HOLDOUT:-}" ]; then
+  left=$(( 460 - $(elapsed) ))
+  echo "[$(elapsed)s] ncu holdout $HOLDOUT ($left s left)" | tee -a "$OUT/env.txt"
+  timeout "$left" "$NCU" --clock-control none --metrics "$METRICS" --csv --page raw --print-units base \
+    --log-file "$OUT/ncu_holdout.csv" "$bin/corpus_timer" "$HOLDOUT" 2 > "$OUT/holdout_log.txt" 2>&1
+  echo "ncu holdout exit $? at $(elapsed)s" | tee -a "$OUT/env.txt"
+fi
 kill "$smi" 2> /dev/null
 cat "$OUT/ubench.err" "$OUT/ncu_launch.err" >> "$OUT/env.txt" 2> /dev/null
 rm -f "$OUT/ubench.err" "$OUT/ncu_launch.err"

@@ -85,5 +85,6 @@ void run_tma();
 void run_sync();
 void run_tensor();
 void run_launch();
+void run_cold();
 
 }  // namespace ub
