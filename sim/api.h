@@ -15,6 +15,7 @@
 #include "isa/arch.h"
 #include "sim/dim3.h"
 #include "sim/report/finding.h"
+#include "sim/timing/report.h"
 
 namespace tcsim::sim {
 
@@ -52,6 +53,15 @@ struct DeviceOptions {
   uint64_t seed = 0;            // schedule perturbation seed (Schedule::Random)
   uint64_t max_steps = 0;       // watchdog on executed warp-instructions (0 = default)
   unsigned host_threads = 0;    // CTAs simulated in parallel (0 = hardware concurrency)
+  // Timing model (docs/timing_model.md). The GPU's profile: empty = the built-in one of the
+  // arch (models/timing/<gpu>.txt); else the text of a profile file (named `timing_profile_name`
+  // in errors), e.g. an edited copy.
+  std::string timing_profile;
+  std::string timing_profile_name;
+  double clock_mhz = 0;         // pin the SM clock (MHz; 0 = the model's clock)
+  // No MMA arithmetic and no output values, the same cycles: estimates at production sizes.
+  bool timing_only = false;
+  uint64_t trace_events = 0;    // record up to this many trace events (0 = no trace)
 };
 
 // A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError
@@ -64,6 +74,8 @@ struct LaunchResult {
   // (rule, site), earliest first, each with its count and first occurrences.
   std::vector<FindingGroup> findings;
   std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
+  timing::TimingReport timing;             // cycles, time, FLOP rate, utilisation, bottleneck
+  std::vector<timing::TraceEvent> trace;   // DeviceOptions::trace_events > 0: the timeline
   // Every kept occurrence as one line (Finding::str()), in group order: for logs and tests.
   std::vector<std::string> finding_lines() const;
 };

@@ -5,7 +5,7 @@
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
-#include "sim/timing.h"
+#include "sim/timing/model.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -109,7 +109,8 @@ void Cluster::barrier_check_complete(Cycles now) {
     Cta* c = ctas_[r];
     if (!c) continue;
     for (auto& w : c->warps()) {
-      const uint32_t woke = w->wake_waiters(GroupState::AtClusterBarrier, 0, bar_phase_, now + kBarrierReleaseLatency);
+      const Cycles ready = now + Cycles(static_cast<uint64_t>(c->launch().timing->p.cluster_barrier_latency));
+      const uint32_t woke = w->wake_waiters(GroupState::AtClusterBarrier, 0, bar_phase_, ready);
       if (woke) barrier_waited(r, *w, woke);
     }
   }

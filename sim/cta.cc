@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/sm.h"
-#include "sim/timing.h"
+#include "sim/timing/model.h"
 #include "sim/units/tensor_core.h"
 
 namespace tcsim::sim {
@@ -69,6 +69,10 @@ void Cta::check_warp_arrival(Warp& w, int b, Cycles now) {
   if (((w.bar_arrived(b) | w.exited()) & w.valid()) != w.valid()) return;
   w.bar_counted(b) = true;
   ++bars_[b].arrived_warps;
+  // The barrier unit takes bar.arrive_interval per warp arrival (kernels/ubench bar_sync_W:
+  // 14 + 2 cycles per warp on the H200; sim/timing).
+  const models::timing::Profile& P = L_->timing->p;
+  bar_unit_free_ = max(bar_unit_free_, now) + Cycles(static_cast<uint64_t>(P.bar_arrive_interval));
   check_complete(b, now);
 }
 
@@ -79,7 +83,8 @@ void Cta::check_complete(int b, Cycles now) {
   if (bs.arrived_warps < needed) return;
   if (bs.red_op != BarRedOp::None) deliver_reduction(bs);
   bs = BarrierState{};
-  for (auto& w : warps_) w->release_barrier(b, now + kBarrierReleaseLatency);
+  const Cycles release = max(now, bar_unit_free_) + Cycles(static_cast<uint64_t>(L_->timing->p.bar_release_latency));
+  for (auto& w : warps_) w->release_barrier(b, release);
 }
 
 void Cta::add_reduction(Warp& w, int b, BarRedOp op, uint32_t lanes, uint32_t true_lanes, Ref dst, bool pred) {

@@ -57,6 +57,7 @@ class Cta {
   Sm& sm() const { return *sm_; }
   Dim3 ctaid() const { return ctaid_; }
   uint32_t linear_id() const { return linear_id_; }
+  const LaunchState& launch() const { return *L_; }
   uint32_t cluster_rank() const { return cluster_rank_; }
   Dim3 cluster_ctaid() const { return cluster_ctaid_; }
   Dim3 cluster_id() const { return cluster_id_; }
@@ -120,6 +121,7 @@ class Cta {
   std::vector<uint8_t> shared_;
   std::vector<std::unique_ptr<Warp>> warps_;
   std::array<BarrierState, 16> bars_{};
+  Cycles bar_unit_free_;  // the CTA barrier unit's next free cycle (sim/timing: bar.arrive_interval)
   uint32_t live_warps_ = 0;
   Cycles finished_;
   std::shared_ptr<Cluster> cluster_;

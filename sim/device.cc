@@ -11,6 +11,7 @@
 #include "sim/api.h"
 #include "sim/launch.h"
 #include "sim/machine_config.h"
+#include "sim/timing/model.h"
 #include "sim/memory/global_memory.h"
 #include "sim/program.h"
 #include "sim/thread_pool.h"
@@ -32,6 +33,7 @@ class Module {
 struct Device::Impl {
   isa::Arch arch;
   DeviceOptions opts;
+  std::unique_ptr<models::timing::Profile> profile;  // DeviceOptions::timing_profile, parsed once
   const MachineConfig* machine;
   GlobalMemory gm;
   std::vector<std::unique_ptr<Module>> modules;
@@ -256,6 +258,22 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   L.ptx_lines = &m.lines;
   L.module_id = m.id;
   L.grid_id = ++impl_->launches;
+  // The timing model (the one seam through which the simulator reads the GPU's numbers).
+  const models::timing::Profile* prof = &models::timing::for_arch(impl_->arch);
+  if (!impl_->opts.timing_profile.empty()) {
+    if (!impl_->profile) {
+      auto parsed = models::timing::parse_profile(impl_->opts.timing_profile, impl_->opts.timing_profile_name.empty()
+                                                                                  ? "the timing profile"
+                                                                                  : impl_->opts.timing_profile_name);
+      if (!parsed) throw SimError(parsed.error().message);
+      impl_->profile = std::make_unique<models::timing::Profile>(std::move(*parsed));
+    }
+    prof = impl_->profile.get();
+  }
+  const timing::Model model(*prof, impl_->opts.clock_mhz);
+  L.timing = &model;
+  L.timing_only = impl_->opts.timing_only;
+  L.trace_events = impl_->opts.trace_events;
   return run_launch(L, *impl_->pool, impl_->opts);
 }
 

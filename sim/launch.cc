@@ -8,6 +8,8 @@
 
 #include "sim/cluster.h"
 #include "sim/partition.h"
+#include "sim/timing/model.h"
+#include "sim/timing/report_build.h"
 
 namespace tcsim::sim {
 namespace {
@@ -31,6 +33,13 @@ class LaunchRun {
     const Dim3 g = L.cfg.grid, c = L.cluster;
     clusters_total_ = (g.x / c.x) * (g.y / c.y) * (g.z / c.z);
     max_steps_ = opts.max_steps ? opts.max_steps : kDefaultMaxSteps;
+    l2_.init(static_cast<uint64_t>(L.timing->p.l2_bytes));
+    for (auto& p : parts_) {
+      timing::PartitionTiming& t = p->timing();
+      t.l2 = &l2_;
+      t.trace = L.trace_events > 0;
+      t.trace_limit = L.trace_events / mc.num_gpcs + 1;
+    }
   }
 
   LaunchResult run() {
@@ -49,7 +58,12 @@ class LaunchRun {
             L_.kernel, L_.cfg.block.count(), smem_per_cta()));
         break;
       }
-      for (Partition* p : active) p->set_now(t);
+      for (Partition* p : active) {
+        p->set_now(t);
+        // The memory bandwidths are shared by the partitions with work (sim/timing/state.h).
+        p->timing().hbm_share = L_.timing->hbm_bytes_per_clk / static_cast<double>(active.size());
+        p->timing().l2_share = L_.timing->l2_bytes_per_clk / static_cast<double>(active.size());
+      }
       pool_.run(active.size(), [&](size_t i) { active[i]->run_until(t + q); });
       // ---- quantum boundary (serial, deterministic order) ----
       const Fault* first = nullptr;
@@ -59,6 +73,12 @@ class LaunchRun {
           first = &*p->fault();
       if (first) throw SimError(first->message + findings_note());
       for (auto& p : parts_) p->overlay().commit(*L_.gm);
+      // L2 lines filled this quantum, in partition order.
+      for (auto& p : parts_) {
+        l2_.commit(p->timing().fills);
+        p->timing().fills.clear();
+        p->timing().pending.clear();
+      }
       // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
       // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
       std::vector<AtomicQueue*> queues;
@@ -85,7 +105,28 @@ class LaunchRun {
     }
     LaunchResult r;
     r.findings = all_findings();
-    r.cycles = end.count();
+    // The kernel's cycles: launch, the CTAs, the last stores draining, teardown (sim/timing).
+    const models::timing::Profile& P = L_.timing->p;
+    uint64_t last_store = 0;
+    timing::RunTotals totals;
+    for (auto& p : parts_) {
+      totals.parts.push_back(&p->timing());
+      for (auto& sm : p->sms()) {
+        totals.sms.push_back(&sm->timing());
+        last_store = std::max(last_store, sm->timing().last_store);
+      }
+    }
+    const uint64_t body = std::max(end.count(), last_store ? last_store + static_cast<uint64_t>(P.store_drain_cycles) : 0);
+    r.cycles = body + static_cast<uint64_t>(P.launch_drain_cycles);
+    totals.cycles = r.cycles;
+    r.timing = timing::build_report(*L_.timing, totals);
+    if (L_.trace_events) {
+      for (auto& p : parts_)
+        for (timing::TraceEvent& e : p->timing().trace_events) r.trace.push_back(std::move(e));
+      std::stable_sort(r.trace.begin(), r.trace.end(), [](const timing::TraceEvent& a, const timing::TraceEvent& b) {
+        return a.ts != b.ts ? a.ts < b.ts : a.sm != b.sm ? a.sm < b.sm : a.track < b.track;
+      });
+    }
     r.warp_instructions = total;
     r.thread_instructions = thread_instrs;
     // The .approx forms that ran in any partition, in the program's (binding) order.
@@ -143,7 +184,13 @@ class LaunchRun {
         const Dim3 in{r % c.x, (r / c.x) % c.y, r / (c.x * c.y)};
         const Dim3 ctaid{cid.x * c.x + in.x, cid.y * c.y + in.y, cid.z * c.z + in.z};
         const uint32_t linear = ctaid.x + g.x * (ctaid.y + g.y * ctaid.z);
-        chosen[r]->launch(L_, ctaid, linear, now).attach_cluster(cluster);
+        // CTAs leave the GPU's dispatcher one per launch.cta_interval after the launch's fixed
+        // cost, and start launch.cta_cycles later (kernels/ubench launch_cycles).
+        const models::timing::Profile& P = L_.timing->p;
+        const Cycles start = max(now, Cycles(static_cast<uint64_t>(P.launch_kernel_cycles +
+                                                                   static_cast<double>(dispatched_++) * P.launch_cta_interval))) +
+                             Cycles(static_cast<uint64_t>(P.launch_cta_cycles));
+        chosen[r]->launch(L_, ctaid, linear, start).attach_cluster(cluster);
       }
     }
   }
@@ -201,6 +248,8 @@ class LaunchRun {
   std::vector<std::pair<Partition*, Sm*>> order_;
   size_t rr_ = 0;
   uint32_t next_cluster_ = 0, clusters_total_ = 0;
+  uint64_t dispatched_ = 0;
+  timing::L2 l2_;
   uint64_t max_steps_ = 0;
 };
 

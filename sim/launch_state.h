@@ -9,6 +9,10 @@
 #include "sim/memory/global_memory.h"
 #include "sim/program.h"
 
+namespace tcsim::sim::timing {
+class Model;
+}
+
 namespace tcsim::sim {
 
 struct LaunchState {
@@ -27,6 +31,9 @@ struct LaunchState {
   bool explicit_cluster = false;
   bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
   uint64_t schedule_seed = 0;
+  const timing::Model* timing = nullptr;       // the timing model of this launch (sim/timing/model.h)
+  bool timing_only = false;                    // DeviceOptions::timing_only
+  uint64_t trace_events = 0;                   // DeviceOptions::trace_events
 };
 
 }  // namespace tcsim::sim

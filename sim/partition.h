@@ -16,6 +16,7 @@
 #include "sim/memory/store_overlay.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
+#include "sim/timing/state.h"
 
 namespace tcsim::sim {
 
@@ -87,6 +88,9 @@ class Partition {
   // latencies ("within legal bounds": an operation may always complete later).
   uint32_t jitter(uint32_t max) { return perturb_ && max ? jitter_draw(max) : 0; }
   bool perturbed() const { return perturb_; }
+  // This partition's view of the memory system and its counters (sim/timing/state.h).
+  timing::PartitionTiming& timing() { return timing_; }
+  const timing::PartitionTiming& timing() const { return timing_; }
 
  private:
   uint32_t jitter_draw(uint32_t max);
@@ -107,6 +111,7 @@ class Partition {
   const Warp* executing_ = nullptr;
   bool perturb_ = false;
   uint64_t rng_ = 0;
+  timing::PartitionTiming timing_;
 };
 
 // "file.ptx:L `instruction text`" of the instruction at `pc` (Program::code index).

@@ -1,6 +1,7 @@
 // Binding a kernel: reachable functions, register slots, stack frames, static shared memory,
 // special-register slots, call sites, and every instruction through its family binder.
 #include "sim/program.h"
+#include "sim/timing/instr_class.h"
 
 #include <algorithm>
 #include <cstring>
@@ -561,6 +562,7 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
   }
   prog.entry = static_cast<uint32_t>(prog.layout_of[entry]);
   prog.reg_slots = std::move(tables.reg_slot);
+  timing::annotate_timing(prog);
   return prog;
 }
 

@@ -18,6 +18,7 @@
 #include "isa/arch.h"
 #include "isa/ptx/ir.h"
 #include "sim/cycles.h"
+#include "sim/timing/instr_timing.h"
 
 namespace tcsim::sim {
 
@@ -138,6 +139,11 @@ struct Program {
   // partitions share it. Type-erased: only the family that stored an entry reads it.
   std::vector<std::shared_ptr<const void>> family_data;
   std::string source_name;
+  // The timing model's view of each pc (sim/timing/instr_timing.h): pipe and scoreboard registers;
+  // timing_deps holds each instruction's source then destination slots (predicates at
+  // num_slots + index).
+  std::vector<timing::InstrTiming> timing;
+  std::vector<Ref> timing_deps;
 
   const isa::ptx::Instr& instr_of(const ExecInstr& e) const {
     const SourceRef& s = sources[e.src];

@@ -1,7 +1,11 @@
 #include "sim/sm.h"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "sim/partition.h"
-#include "sim/timing.h"
+#include "sim/timing/model.h"
 #include "sim/units/tensor_core.h"
 
 namespace tcsim::sim {
@@ -26,6 +30,8 @@ bool Sm::can_fit(uint32_t threads, uint32_t smem) const {
 }
 
 Cta& Sm::launch(const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles now) {
+  if (!tsm_.l1.enabled()) tsm_.l1.init(static_cast<uint64_t>(L.timing->p.l1_bytes), 128, 4);
+  tsm_.first_cycle = std::min(tsm_.first_cycle, now.count());
   ctas_.push_back(std::make_unique<Cta>(*this, L, ctaid, linear_id, now));
   Cta& c = *ctas_.back();
   threads_used_ += c.num_threads();
@@ -43,7 +49,9 @@ uint32_t Sm::step(Cycles now) {
   for (Sub& s : subs_) {
     const size_t n = s.warps.size();
     if (n == 0) continue;
-    auto ok = [&](Warp* w) { return !w->done() && w->ready_at() <= now && w->has_ready_group(now); };
+    auto ok = [&](Warp* w) {
+      return !w->done() && w->ready_at() <= now && w->has_ready_group(now) && timing_ready(s, w, now);
+    };
     Warp* w = nullptr;
     if (part_->perturbed()) {
       // Schedule perturbation (DeviceOptions::schedule = Random): any ready warp may issue, as on
@@ -76,6 +84,8 @@ uint32_t Sm::step(Cycles now) {
     ctx.part = part_;
     ctx.imm = L.prog->imm_pool.data();
     ctx.now = now;
+    if (L.prog->timing[L.prog->pc_of(*w->peek())].flags & timing::kFlagReleaseGpu)
+      ctx.release = static_cast<uint32_t>(L.timing->p.fence_gpu_cycles);
     uint8_t timing;
     part_->set_executing(w);  // findings raised by this instruction name it (sim/report)
     try {
@@ -85,11 +95,149 @@ uint32_t Sm::step(Cycles now) {
       throw LocatedFault(format_fault(L, *w, *w->current(), f.lane, now, f.what()));
     }
     part_->set_executing(nullptr);
-    // Perturbed: latencies may be a few cycles longer (never shorter: still legal timing).
-    w->set_ready_at(max(w->ready_at(), now + functional_latency(timing) + Cycles(part_->jitter(3))));
+    (void)timing;
+    timing_issued(s, w, ctx, now);
     ++issued;
   }
   return issued;
+}
+
+namespace {
+
+timing::Stall stall_of(uint8_t producer) {
+  switch (static_cast<timing::Pipe>(producer)) {
+    case timing::Pipe::Mem: case timing::Pipe::Atomic: return timing::Stall::Memory;
+    case timing::Pipe::TmemLd: return timing::Stall::TmemLoad;
+    default: return timing::Stall::Dependency;
+  }
+}
+
+// Issue runs shorter than this gap apart are one span in the trace.
+constexpr uint64_t kTraceGap = 8;
+
+}  // namespace
+
+bool Sm::timing_ready(Sub& s, Warp* w, Cycles now) {
+  const ExecInstr* in = w->peek();
+  if (!in) return false;
+  const Program& prog = *part_->launch().prog;
+  const timing::InstrTiming& t = prog.timing[prog.pc_of(*in)];
+  timing::WarpTiming& tm = w->tm();
+  uint64_t need = 0;
+  timing::Stall why = timing::Stall::Dependency;
+  const Ref* d = prog.timing_deps.data() + t.dep_off;
+  for (uint32_t i = 0, n = uint32_t{t.nsrc} + t.ndst; i < n; ++i) {
+    const uint64_t r = tm.ready[d[i]];
+    if (r > need) {
+      need = r;
+      why = stall_of(tm.producer[d[i]]);
+    }
+  }
+  if ((t.flags & timing::kFlagWaitLd) && tm.tmem_done > need) {
+    need = tm.tmem_done;
+    why = timing::Stall::TmemLoad;
+  }
+  const uint64_t pf = timing::from_q(s.pipe_free_q[static_cast<int>(t.pipe)]).count();
+  if (pf > need) {
+    need = pf;
+    why = timing::Stall::Pipe;
+  }
+  if (need <= now.count()) return true;
+  w->set_ready_at(Cycles(need));
+  tm.reason = why;
+  return false;
+}
+
+void Sm::timing_issued(Sub& s, Warp* w, const ExecCtx& ctx, Cycles now_c) {
+  using timing::Pipe;
+  const LaunchState& L = part_->launch();
+  const Program& prog = *L.prog;
+  const timing::Model& M = *L.timing;
+  const uint32_t pc = prog.pc_of(*w->current());
+  const timing::InstrTiming& t = prog.timing[pc];
+  timing::WarpTiming& tm = w->tm();
+  const uint64_t now = now_c.count();
+  const int pi = static_cast<int>(t.pipe);
+  const timing::PipeCost& cost = M.pipe[pi];
+  uint64_t lat = ctx.latency ? ctx.latency : cost.latency;
+  uint64_t interval = cost.interval_q;
+  if (t.pipe == Pipe::Mma) {
+    interval = cost.interval_q * t.units;
+    part_->timing().flops += t.flops;
+    tsm_.tensor_busy_q += interval / static_cast<uint64_t>(M.p.sm_schedulers);
+  } else if (t.pipe == Pipe::TmemLd) {
+    interval = timing::to_q(t.units / M.p.tc_ld_cols_per_clk);
+    lat = cost.latency + static_cast<uint64_t>(t.units / M.p.tc_ld_cols_per_clk);
+    tm.tmem_done = std::max(tm.tmem_done, now + lat);
+  }
+  const Ref* d = prog.timing_deps.data() + t.dep_off + t.nsrc;
+  for (uint32_t i = 0; i < t.ndst; ++i) {
+    tm.ready[d[i]] = now + lat;
+    tm.producer[d[i]] = static_cast<uint8_t>(pi);
+  }
+  s.pipe_free_q[pi] = std::max(s.pipe_free_q[pi], now * timing::kQ) + interval;
+  // The warp's next issue: the next cycle, or later after a fence / allocation / taken branch.
+  uint64_t next = now + 1;
+  if (t.pipe == Pipe::Fence || t.pipe == Pipe::FenceGpu || t.pipe == Pipe::FenceProxy || t.pipe == Pipe::TmemAlloc)
+    next = now + lat;
+  if (ctx.busy) next = std::max(next, now + ctx.busy);
+  if (ctx.release) next = std::max(next, now + ctx.release);
+  // A taken branch, call or return: the warp's next instruction issues sm.branch_cycles later
+  // (kernels/ubench branch,loop: the target is fetched after the branch resolves).
+  const bool taken = (ctx.flow == Flow::Branch && ctx.target != pc + 1) || ctx.flow == Flow::PerLane ||
+                     ctx.flow == Flow::Call || ctx.flow == Flow::Ret;
+  if (taken && ctx.mask && M.p.sm_branch_cycles >= 1) next += static_cast<uint64_t>(M.p.sm_branch_cycles) - 1;
+  // Perturbed: latencies may be a few cycles longer (never shorter: still legal timing).
+  w->set_ready_at(max(w->ready_at(), Cycles(next + part_->jitter(3))));
+  tm.role_flags |= t.flags & (timing::kFlagMmaRole | timing::kFlagTmaRole | timing::kFlagEpilogue);
+  ++tsm_.issue_slots;
+  // Where the cycles since the last issue went.
+  timing::PartitionTiming& P = part_->timing();
+  if (tm.issued_any) {
+    const uint64_t gap = now - tm.last_issue - 1;
+    tm.cycles[static_cast<int>(tm.reason)] += gap;
+    if (tm.reason == timing::Stall::Mbarrier && gap) tm.mbar_cycles[tm.wait_addr] += gap;
+    if (P.trace && gap >= kTraceGap) {
+      const uint32_t track = timing::kTrackWarp + (w->cta().linear_id() % 1024) * 64 + w->id();
+      P.add_trace({tm.run_start, tm.last_issue + 1 - tm.run_start, id_, track, 'X', "issue", ""});
+      std::string name = timing::stall_name(tm.reason);
+      if (tm.reason == timing::Stall::Mbarrier) name = fmt::format("wait mbarrier 0x{:x}", tm.wait_addr);
+      P.add_trace({tm.last_issue + 1, gap, id_, track, 'X', std::move(name), ""});
+      tm.run_start = now;
+    }
+  } else {
+    tm.issued_any = true;
+    tm.run_start = now;
+  }
+  ++tm.cycles[static_cast<int>(timing::Stall::Issue)];
+  ++tm.issued;
+  tm.last_issue = now;
+  tm.reason = timing::Stall::Pipe;
+  switch (ctx.flow) {
+    case Flow::WaitMbarrier: tm.reason = timing::Stall::Mbarrier; tm.wait_addr = ctx.wait_addr; break;
+    case Flow::WaitBarrier: tm.reason = timing::Stall::Barrier; break;
+    case Flow::WaitClusterBarrier: tm.reason = timing::Stall::ClusterBarrier; break;
+    case Flow::WaitAsync: tm.reason = timing::Stall::AsyncWait; break;
+    case Flow::Sleep: tm.reason = timing::Stall::Sleep; break;
+    default:
+      if (t.pipe == Pipe::Fence || t.pipe == Pipe::FenceGpu || t.pipe == Pipe::FenceProxy) tm.reason = timing::Stall::Fence;
+      if (t.pipe == Pipe::TmemAlloc) tm.reason = timing::Stall::AsyncWait;
+      break;
+  }
+}
+
+void Sm::trace_warp_end(Warp* w) {
+  timing::WarpTiming& tm = w->tm();
+  timing::PartitionTiming& P = part_->timing();
+  if (P.trace && tm.issued_any) {
+    const uint32_t track = timing::kTrackWarp + (w->cta().linear_id() % 1024) * 64 + w->id();
+    P.add_trace({tm.run_start, tm.last_issue + 1 - tm.run_start, id_, track, 'X', "issue", ""});
+  }
+  timing::PartitionTiming::RoleAgg& r = P.roles[timing::role_of(tm.role_flags)];
+  ++r.warps;
+  r.issued += tm.issued;
+  for (int i = 0; i < timing::kNumStalls; ++i) r.cycles[i] += tm.cycles[i];
+  for (const auto& [a, c] : tm.mbar_cycles) r.mbar[a] += c;
 }
 
 Cycles Sm::next_ready(Cycles now) const {
@@ -113,7 +261,11 @@ void Sm::retire(std::vector<Cycles>& finished, uint64_t* thread_instructions) {
       continue;
     }
     finished.push_back(c.finished_at());
-    for (auto& w : c.warps()) *thread_instructions += w->thread_instructions();
+    tsm_.last_cycle = std::max(tsm_.last_cycle, c.finished_at().count());
+    for (auto& w : c.warps()) {
+      *thread_instructions += w->thread_instructions();
+      trace_warp_end(w.get());
+    }
     threads_used_ -= c.num_threads();
     smem_used_ -= c.smem_bytes();
     for (Sub& s : subs_) {

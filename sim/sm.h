@@ -9,6 +9,7 @@
 
 #include "sim/cta.h"
 #include "sim/cycles.h"
+#include "sim/timing/state.h"
 
 namespace tcsim::sim {
 
@@ -35,13 +36,24 @@ class Sm {
   // The SM's tensor core and Tensor Memory (sim/units/tensor_core.h), created on first use.
   TensorCore& tensor_core();
   TensorCore* tensor_core_if_used() const { return tc_.get(); }
+  // Caches, ports, unit timelines and utilisation of this SM (sim/timing/state.h).
+  timing::SmTiming& timing() { return tsm_; }
+  const timing::SmTiming& timing() const { return tsm_; }
 
  private:
   struct Sub {
     std::vector<Warp*> warps;  // in launch order (oldest first)
     size_t greedy = 0;
     uint32_t streak = 0;       // consecutive issues of the greedy warp
+    std::array<uint64_t, timing::kNumPipes> pipe_free_q{};  // each pipe's next free cycle (kQ units)
   };
+  // Whether w's next instruction may issue at `now` (scoreboard, pipe); else w's ready time and
+  // stall reason are set (sim/timing).
+  bool timing_ready(Sub& s, Warp* w, Cycles now);
+  // After w issued at `now`: destination-ready times, pipe occupancy, the warp's next issue time
+  // and where its cycles since the last issue went.
+  void timing_issued(Sub& s, Warp* w, const ExecCtx& ctx, Cycles now);
+  void trace_warp_end(Warp* w);
   // Greedy-then-oldest with a cap: after this many consecutive issues of one warp while another
   // warp of the sub-partition is ready, the oldest other ready warp issues (a warp polling an
   // mbarrier with test_wait must not starve the warp that would complete it).
@@ -52,6 +64,7 @@ class Sm {
   std::array<Sub, 4> subs_;
   uint32_t threads_used_ = 0, smem_used_ = 0;
   std::unique_ptr<TensorCore> tc_;
+  timing::SmTiming tsm_;
 };
 
 }  // namespace tcsim::sim

@@ -43,6 +43,8 @@ Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
   regs_.assign(size_t{prog.num_slots} * 32, 0);
   preds_.assign(prog.num_preds, 0);
   groups_.push_back(ThreadGroup::make(prog.funcs[prog.entry].entry_pc, valid_mask, 0, GroupState::Ready));
+  tm_.ready.assign(size_t{prog.num_slots} + prog.num_preds, 0);
+  tm_.producer.assign(size_t{prog.num_slots} + prog.num_preds, 0);
   if (prog.uses_local) {
     for (int l = 0; l < 32; ++l)
       if (valid_mask >> l & 1) local_[l].assign(prog.funcs[prog.entry].frame_size, 0);
@@ -167,6 +169,11 @@ ThreadGroup* Warp::select() {
   return nullptr;
 }
 
+const ExecInstr* Warp::peek() {
+  ThreadGroup* g = select();
+  return g ? &prog_->code[g->pc] : nullptr;
+}
+
 uint8_t Warp::step(ExecCtx& ctx) {
   ThreadGroup* g = select();
   const size_t gi = static_cast<size_t>(g - groups_.data());
@@ -187,6 +194,7 @@ uint8_t Warp::step(ExecCtx& ctx) {
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
   if (reg_watch) [[unlikely]] reg_watch(ctx, in);
   if (mask) in.fn(ctx, in);
+  if (groups_.size() > 1 && prog_->timing[g->pc].pipe == timing::Pipe::Atomic) g->polled = true;
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code
   } else {
@@ -228,7 +236,20 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
         if (target <= pc && groups_.size() > 1) {
           // A loop iteration while other groups wait: after kSpinLimit of them, let the others run
           // (forward progress for intra-warp spin locks; PTX ISA §9.5, independent scheduling).
-          if (++g.spin > kSpinLimit) {
+          // When another group could run now (ready, not waiting at its reconvergence point), the
+          // spinner yields after kSpinYield iterations instead, as independent thread scheduling
+          // interleaves paths that both make progress (the H200 runs kernels/basic warp_lock's
+          // lock handoffs in ~9k cycles: kernels/ubench/results corpus_cycles.csv).
+          // A loop that ran an atomic (a lock-acquire loop: atom.cas/exch until it wins) yields
+          // the same way to a group waiting at its reconvergence point, which then goes on alone
+          // (the lock holder must run to release the lock; the H200 hands warp_lock's 32 locks
+          // over in ~280 cycles each, i.e. after a few failed attempts, not thousands).
+          bool other_ready = false;
+          for (const ThreadGroup& o : groups_)
+            other_ready = other_ready ||
+                          (&o != &g && o.state == GroupState::Ready && (!o.at_rpc() || g.polled));
+          g.polled = false;
+          if (++g.spin > (other_ready ? kSpinYield : kSpinLimit)) {
             g.spin = 0;
             g.yielded = true;
           }

@@ -25,6 +25,7 @@
 #include "sim/cycles.h"
 #include "sim/exec/exec.h"
 #include "sim/program.h"
+#include "sim/timing/state.h"
 
 namespace tcsim::sim {
 
@@ -52,6 +53,7 @@ struct ThreadGroup {
   uint8_t barrier = 0;
   uint32_t spin = 0;   // consecutive backward branches taken while other groups wait
   bool yielded = false;
+  bool polled = false; // ran an atomic since its last backward branch (a lock-acquire loop)
   Cycles wake_at;
   // AtMbarrier / AtClusterBarrier: what the group waits for (see GroupState).
   uint32_t wait_addr = 0;
@@ -85,6 +87,7 @@ struct LaneFrame {
 class Warp {
  public:
   static constexpr uint32_t kSpinLimit = 4096;
+  static constexpr uint32_t kSpinYield = 2;  // ... when another group of the warp can run (warp.cc)
 
   Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L);
 
@@ -108,6 +111,12 @@ class Warp {
 
   // Executes one instruction of the selected group at cycle `now`. Returns its timing class.
   uint8_t step(ExecCtx& ctx);
+  // The instruction step() would execute now (nullptr: no group is ready); for the scheduler's
+  // scoreboard check (sim/timing).
+  const ExecInstr* peek();
+  // Scoreboard and where this warp's cycles went (sim/timing/state.h).
+  timing::WarpTiming& tm() { return tm_; }
+  const timing::WarpTiming& tm() const { return tm_; }
 
   // Barrier bookkeeping (CTA-wide barriers, PTX ISA §9.7.13.1).
   uint32_t& bar_arrived(int b) { return bar_arrived_[b]; }
@@ -166,6 +175,7 @@ class Warp {
   uint64_t issued_ = 0;
   uint64_t thread_instrs_ = 0;
   const ExecInstr* current_ = nullptr;
+  timing::WarpTiming tm_;
 };
 
 }  // namespace tcsim::sim

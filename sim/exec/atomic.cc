@@ -31,6 +31,8 @@
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
 #include "sim/memory/atomic_queue.h"
+#include "sim/timing/memory.h"
+#include "sim/timing/model.h"
 
 namespace tcsim::sim {
 namespace {
@@ -91,10 +93,12 @@ inline uint8_t* locate(ExecCtx& c, int lane, uint64_t& addr, uint32_t size, Wher
 
 // The issuing group waits for its global atomics until the quantum boundary. Every lane of the
 // group waits (not only the executing ones), so a predicated atomic does not split the warp.
-inline void sleep_until_boundary(ExecCtx& c) {
+// The wait is the atomic's latency at the L2 (sim/timing/memory.h), and at least until the boundary,
+// where the old values are computed.
+inline void sleep_until_boundary(ExecCtx& c, uint32_t latency) {
   c.mask = c.group_mask;
   c.flow = Flow::Sleep;
-  c.target = static_cast<uint32_t>((c.part->quantum_end() - c.now).count());
+  c.target = std::max(static_cast<uint32_t>((c.part->quantum_end() - c.now).count()), latency);
 }
 
 inline PendingAtomic record(ExecCtx& c, const ExecInstr& in, int lane, uint64_t addr, AtomicApplyFn fn) {
@@ -137,17 +141,22 @@ void exec_scalar(ExecCtx& c, const ExecInstr& in) {
   const uint64_t* cv = c.src(in.o[2]);
   mem::GlobalCache gc;
   bool deferred = false;
+  uint64_t where_addr[32] = {};
+  uint32_t shared_lanes = 0, global_lanes = 0;
   for_lanes(c.mask, [&](int lane) {
     uint64_t addr = mem::lane_address(c, a, lane);
     Where where;
     uint8_t* p = locate<S>(c, lane, addr, N, where, gc, false);
+    where_addr[lane] = where == Where::Shared ? static_cast<uint64_t>(p - c.cta->shared()) : addr;
     if (p) {
+      shared_lanes |= where == Where::Shared ? 1u << lane : 0u;
       uint64_t old = 0;
       std::memcpy(&old, p, N);
       const uint64_t v = atomic::alu<Op, T, false>(old, b[lane], cv[lane]);
       std::memcpy(p, &v, N);
       d[lane] = old;
     } else {
+      global_lanes |= 1u << lane;
       PendingAtomic r = record(c, in, lane, addr, &apply_scalar<Op, T>);
       r.b[0] = b[lane];
       r.c[0] = cv[lane];
@@ -155,7 +164,8 @@ void exec_scalar(ExecCtx& c, const ExecInstr& in) {
       deferred = true;
     }
   });
-  if (deferred) sleep_until_boundary(c);
+  c.latency = timing::shared_atomic_latency(c, where_addr, shared_lanes, N);
+  if (deferred) sleep_until_boundary(c, timing::global_atomic_latency(c, where_addr, global_lanes));
 }
 
 // ---- .b128 (cas, exch; sm_90+) -------------------------------------------------------------
@@ -204,7 +214,7 @@ void exec_b128(ExecCtx& c, const ExecInstr& in) {
       deferred = true;
     }
   });
-  if (deferred) sleep_until_boundary(c);
+  if (deferred) sleep_until_boundary(c, c.launch->timing->pipe[static_cast<int>(timing::Pipe::Atomic)].latency);
 }
 
 // ---- vector forms (sm_90+, global memory only) -----------------------------------------------
@@ -261,7 +271,7 @@ void exec_vector(ExecCtx& c, const ExecInstr& in) {
     }
     c.part->atomics().push(r);
   });
-  sleep_until_boundary(c);
+  sleep_until_boundary(c, c.launch->timing->pipe[static_cast<int>(timing::Pipe::Atomic)].latency);
 }
 
 // ---- binding ---------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ using isa::ptx::Sem;
 
 void exec_arrive(ExecCtx& c, const ExecInstr&) {
   try {
-    c.cta->cluster().barrier_arrive(c.cta->cluster_rank(), *c.warp, c.mask, c.now);
+    c.cta->cluster().barrier_arrive(c.cta->cluster_rank(), *c.warp, c.mask, c.now + Cycles(c.release));
   } catch (const SimFault& f) {
     c.fail(f.lane, f.what());
   }

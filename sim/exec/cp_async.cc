@@ -7,7 +7,7 @@
 //   cp.async.commit_group;      cp.async.wait_group N;      cp.async.wait_all;
 //   cp-size = { 4, 8, 16 } (.cg: 16 only); dst and src aligned to cp-size.
 // A copy reads its source when it is issued (src-size bytes, 0 <= src-size <= cp-size; ignore-src
-// true reads nothing) and writes cp-size bytes to shared memory `kCpAsyncLatency` later (the
+// true reads nothing) and writes cp-size bytes to shared memory after the global read's latency (sim/timing/memory.h; the
 // bytes past src-size are zeros), in an AsyncDataLand event: before that, shared memory still
 // holds the old bytes. Groups are per thread: commit_group closes the thread's uncommitted copies
 // into a group (possibly empty); wait_group N waits until at most the N most recent groups are
@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/timing/memory.h"
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
@@ -44,8 +45,6 @@
 
 namespace tcsim::sim {
 
-// Functional-mode latency of one cp.async from issue to its bytes landing (assumed).
-inline constexpr Cycles kCpAsyncLatency{8};
 
 namespace {
 
@@ -104,7 +103,7 @@ void land(const std::weak_ptr<CpAsyncState>& weak, Cta* cta, uint32_t w) {
 }
 
 // aux: cp-size (bits 0-7), operand kind of the 4th operand (bits 8-9: 0 none, 1 src-size,
-// 2 ignore-src, 3 ignore-src negated). o[0] = src-size / ignore-src.
+// 2 ignore-src, 3 ignore-src negated), .cg (bit 10). o[0] = src-size / ignore-src.
 void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
   const uint32_t size = static_cast<uint32_t>(in.aux & 0xff);
   const uint32_t kind = static_cast<uint32_t>(in.aux >> 8 & 3);
@@ -112,8 +111,9 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
   const ExecOperand& src = c.op(in, 1);
   CpWarp& cw = cp_warp(c);
   CpBatch b;
-  b.done = c.now + kCpAsyncLatency;
   b.lanes = c.mask;
+  uint64_t src_addr[32] = {};
+  uint32_t read_lanes = 0;
   b.size = size;
   mem::GlobalCache gc;
   const uint32_t ignore = kind >= 2 ? (c.pred(in.o[0]) ^ (kind == 3 ? 0xffffffffu : 0u)) : 0u;
@@ -137,10 +137,15 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
     if (n) {
       mem::check_global(c, lane, sa, n, false, false, gc);
       c.part->overlay().read(*c.launch->gm, sa, b.data[lane].data(), n);
+      src_addr[lane] = sa;
+      read_lanes |= 1u << lane;
     }
     b.dst[lane] = static_cast<uint32_t>(da);
     b.group[lane] = cw.committed[lane];
   });
+  // The bytes land after the global read (sim/timing/memory.h: L1/L2/HBM), in issue order.
+  b.done = c.now + Cycles(timing::global_read_latency(c, src_addr, read_lanes, size, (in.aux >> 10 & 1) != 0));
+  if (!cw.batches.empty()) b.done = max(b.done, cw.batches.back().done);
   cw.batches.push_back(b);
   std::weak_ptr<CpAsyncState> weak = c.cta->cp_async;
   Cta* cta = c.cta;
@@ -256,7 +261,8 @@ void bind_cp_async(BindCtx& b) {
       b.out.first_op = b.push(b.address(0, Space::Shared));
       b.push(b.address(1, Space::Global));
       b.out.nops = 2;
-      b.out.aux = static_cast<uint64_t>(size) | (kind << 8);
+      // bit 10: .cg (the L1 is bypassed: sim/timing/memory.h)
+      b.out.aux = static_cast<uint64_t>(size) | (kind << 8) | (b.has(isa::ptx::Mod::cg) ? 1u << 10 : 0u);
       b.out.fn = exec_cp_async;
       return;
     }

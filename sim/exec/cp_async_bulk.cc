@@ -94,7 +94,9 @@ void exec_bulk(ExecCtx& c, const ExecInstr& in) {
     }
     const uint64_t dst = mem::lane_address(c, c.op(in, kOpDst), lane);
     check_align(c, lane, dst, "destination", what);
-    const tma::Timing t = tma::issue_timing(c);
+    const tma::Timing t = kind == GlobalToShared   ? tma::Timing{}  // below, once the destinations are known
+                          : kind == SharedToGlobal ? tma::store_timing(c, n)
+                                                   : tma::dsmem_timing(c, n);
     Partition* part = c.part;
     const LaunchState* L = c.launch;
     Sm* sm = c.sm;
@@ -119,18 +121,19 @@ void exec_bulk(ExecCtx& c, const ExecInstr& in) {
                                    what));
         ranks.push_back(d.rank);
       }
+      const tma::Timing tl = tma::bulk_load_timing(c, src, n, ranks, (in.aux & kMulticast) != 0);
       for (uint32_t r : ranks) {
         Cta* target = c.cta->cluster().cta(r);
         if (!target || target->done()) c.fail(lane, fmt::format("{}: the destination CTA (rank {}) has exited", what, r));
-        proxy::mark_async(c, *target, d.offset, n, t.land, true, what);
-        c.part->events().post(t.land, EventPriority::AsyncDataLand,
+        proxy::mark_async(c, *target, d.offset, n, tl.land, true, what);
+        c.part->events().post(tl.land, EventPriority::AsyncDataLand,
                               [part, L, sm, ref = target->ref(), off = d.offset, src, n, what](Cycles now) {
                                 Cta* cta = ref.get();
                                 if (!cta) return land_fault(part, sm, L, now, what);
                                 tma::read_global(*part, *L, src, cta->shared() + off, n);
                                 cta->tma_state().proxy.async_wrote(off, n);
                               });
-        tma::post_complete_tx(c, t.land, target->ref(), mb.offset, n, what);
+        tma::post_complete_tx(c, tl.land, target->ref(), mb.offset, n, what);
       }
       return;
     }

@@ -169,7 +169,7 @@ void exec_load(ExecCtx& c, const ExecInstr& in) {
         c.fail(lane, fmt::format("{}: the CTA holding the mbarrier (cluster rank {}) has exited", kLoadWhat, br));
     }
     tma::note_hint(*c.cta, (in.aux & kPolicy) != 0, (in.aux & kPolicy) ? lane_value(c, in, kOpPolicy, lane) : 0);
-    const tma::Timing t = tma::issue_timing(c);
+    const tma::Timing t = tma::tile_load_timing(c, box, ranks, (in.aux & kMulticast) != 0);
     auto shared_box = std::make_shared<const tma::TileBox>(std::move(box));
     for (uint32_t r : ranks) {
       Cta* target = c.cta->cluster().cta(r);
@@ -224,7 +224,7 @@ void exec_store(ExecCtx& c, const ExecInstr& in) {
     check_rows(c, lane, box, p.map.global_dim[0], what);
     proxy::check_async_read(c, lane, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), what);
     tma::note_hint(*c.cta, (in.aux & kPolicy) != 0, (in.aux & kPolicy) ? lane_value(c, in, kOpPolicy, lane) : 0);
-    const tma::Timing t = tma::issue_timing(c);
+    const tma::Timing t = tma::store_timing(c, box.tx_bytes());
     proxy::mark_async(c, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), t.read_done, false, what);
     // Snapshot of the source (the engine has read it by t.read_done; the program may not change it
     // before wait_group.read returns).

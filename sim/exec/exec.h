@@ -70,6 +70,14 @@ struct ExecCtx {
   uint32_t wait_phase = 0;
   Ref wait_pred = 0;
   Cycles wait_until = Cycles::never();
+  // Timing (sim/timing): set by execute functions whose cost depends on what they did. `latency`:
+  // cycles until the destination registers are ready (memory accesses; 0 = the pipe's latency).
+  // `busy`: cycles before this warp may issue again (0 = the next cycle).
+  uint32_t latency = 0;
+  uint32_t busy = 0;
+  // Set by the scheduler: cycles of the release fence before this instruction's arrive takes effect
+  // (sim/timing/instr_timing.h kFlagReleaseGpu); arrive paths complete at now + release.
+  uint32_t release = 0;
 
   const uint64_t* src(Ref r) const { return (r & kRefImm) ? imm + uint64_t{r & ~kRefImm} * 32 : regs + uint64_t{r} * 32; }
   uint64_t* dst(Ref r) const { return regs + uint64_t{r} * 32; }

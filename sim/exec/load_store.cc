@@ -18,6 +18,7 @@
 #include "isa/ptx/ir.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
+#include "sim/timing/memory.h"
 
 namespace tcsim::sim {
 namespace {
@@ -56,9 +57,11 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
   const ExecOperand& a = c.op(in, 0);
   const ExecOperand* el = &c.op(in, 1);
   mem::GlobalCache gc;
+  uint64_t where[32] = {};
   for_lanes(c.mask, [&](int lane) {
     alignas(16) uint8_t buf[E * N];
-    mem::read_t<S, E * N>(c, lane, p.frame, mem::lane_address(c, a, lane), buf, gc);
+    where[lane] = mem::lane_address(c, a, lane);
+    mem::read_t<S, E * N>(c, lane, p.frame, where[lane], buf, gc);
     for (uint32_t k = 0; k < N; ++k) {
       const ExecOperand& e = el[k];
       if (e.is_sink) continue;
@@ -75,6 +78,7 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
       }
     }
   });
+  timing::note_access(c, p.frame ? Space::Local : S, where, c.mask, E * N, false, c.prog->timing[c.prog->pc_of(in)].flags);
 }
 
 template <Space S, uint32_t E, uint32_t N>
@@ -83,6 +87,7 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
   const ExecOperand& a = c.op(in, 0);
   const ExecOperand* el = &c.op(in, 1);
   mem::GlobalCache gc;
+  uint64_t where[32] = {};
   for_lanes(c.mask, [&](int lane) {
     alignas(16) uint8_t buf[E * N];
     for (uint32_t k = 0; k < N; ++k) {
@@ -97,8 +102,10 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
         std::memcpy(buf + E * k, &v, E);
       }
     }
-    mem::write_t<S, E * N>(c, lane, p.frame, mem::lane_address(c, a, lane), buf, gc);
+    where[lane] = mem::lane_address(c, a, lane);
+    mem::write_t<S, E * N>(c, lane, p.frame, where[lane], buf, gc);
   });
+  timing::note_access(c, p.frame ? Space::Local : S, where, c.mask, E * N, true, 0);
 }
 
 template <bool Store, Space S, uint32_t E>

@@ -20,6 +20,7 @@
 #include "isa/ptx/ir.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
+#include "sim/timing/memory.h"
 
 namespace tcsim::sim {
 namespace {
@@ -66,12 +67,16 @@ void exec_ldmatrix(ExecCtx& c, const ExecInstr& in) {
   const ExecOperand& a = c.op(in, 0);
   Rows m;
   mem::GlobalCache gc;
+  uint64_t rows[32] = {};
   for (int i = 0; i < num; ++i)
     for (int r = 0; r < 8; ++r) {
       const int lane = 8 * i + r;
       const uint64_t sa = row_address(c, a, lane, space, "ldmatrix", kLdSec);
+      rows[lane] = sa;
       mem::read(c, lane, Space::Shared, false, sa, m.v[i][r], 16, gc);
     }
+  // One 16-byte row per supplying lane (sim/timing/memory.h: wavefronts by bank).
+  timing::note_access(c, Space::Shared, rows, num == 4 ? 0xffffffffu : (1u << (8 * num)) - 1, 16, false, 0);
   for (int i = 0; i < num; ++i) {
     const ExecOperand& d = c.op(in, 1 + i);
     if (d.is_sink) continue;
@@ -107,12 +112,15 @@ void exec_stmatrix(ExecCtx& c, const ExecInstr& in) {
     }
   }
   mem::GlobalCache gc;
+  uint64_t rows[32] = {};
   for (int i = 0; i < num; ++i)
     for (int r = 0; r < 8; ++r) {
       const int lane = 8 * i + r;
       const uint64_t sa = row_address(c, a, lane, space, "stmatrix", kStSec);
+      rows[lane] = sa;
       mem::write(c, lane, Space::Shared, false, sa, m.v[i][r], 16, gc);
     }
+  timing::note_access(c, Space::Shared, rows, num == 4 ? 0xffffffffu : (1u << (8 * num)) - 1, 16, true, 0);
 }
 
 void exec_movmatrix(ExecCtx& c, const ExecInstr& in) {

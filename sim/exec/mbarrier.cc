@@ -116,7 +116,7 @@ void exec_arrive(ExecCtx& c, const ExecInstr& in) {
     else if (in.aux & kCount) count = u32(c, in.o[1], lane);
     const uint64_t token = per_lane(lane, [&] {
       return t.cta->mbarriers().arrive(t.offset, count, tx, (in.aux & kDrop) != 0, (in.aux & kNoComplete) != 0,
-                                       c.cta->cluster_rank(), what, c.now);
+                                       c.cta->cluster_rank(), what, c.now + Cycles(c.release));
     });
     if (!(in.aux & kSink)) d[lane] = token;
   });

@@ -132,6 +132,7 @@ void exec_mma(ExecCtx& c, const ExecInstr& in) {
            fmt::format("mma.sync.aligned must be executed by all 32 threads of the warp convergently, but only "
                        "lanes 0x{:08x} execute it here ({}: undefined otherwise)",
                        c.mask, kSec));
+  if (c.launch->timing_only) return;  // --timing-only: no arithmetic, D keeps its old value (sim/api.h)
   const MmaPlan& p = *static_cast<const MmaPlan*>(c.prog->family_data[in.aux].get());
   const ExecOperand* ops = &c.op(in, 0);
   const ExecOperand* d_ops = ops;

@@ -5,7 +5,7 @@
 //   red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar];
 //       .op .type = .add {.u32, .s32, .u64}; .min/.max {.u32, .s32}; .inc/.dec .u32; .and/.or/.xor .b32
 // Both are weak accesses in the generic proxy. The data lands (and red.async's read-modify-write
-// happens) in an AsyncDataLand event a fixed latency later; then complete-tx of the bytes written
+// happens) in an AsyncDataLand event dsmem.remote_latency later (sim/timing/model.h); then complete-tx of the bytes written
 // on mbar (an mbarrier in the same CTA as a) in a MbarrierUpdate event of the same cycle, with the
 // issuing CTA's release clock (sim/units/mbarrier.h). Addresses, alignment and bounds are checked
 // at issue; a destination CTA that exited before the data lands is a fault.
@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/timing/model.h"
 #include "sim/cluster.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
@@ -32,8 +33,6 @@ using isa::ptx::Sem;
 using isa::ptx::Space;
 using isa::ptx::Type;
 
-// Functional-mode latency of a remote shared-memory store (timing model: a later issue).
-constexpr Cycles kRemoteAsyncLatency{32};
 
 enum class RedOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor };
 
@@ -90,7 +89,8 @@ void exec_remote_async(ExecCtx& c, const ExecInstr& in) {
     for (uint32_t k = 0; k < vec; ++k) vals[k] = c.src(c.op(in, 1 + k).ref)[lane];
     const CtaRef target = t.cta->ref();
     const uint32_t off = t.offset, moff = mb.offset;
-    const Cycles when = c.now + kRemoteAsyncLatency + Cycles(c.part->jitter(16));
+    const Cycles when = c.now + Cycles(static_cast<uint64_t>(c.launch->timing->p.dsmem_remote_latency)) +
+                        Cycles(c.part->jitter(16));  // sim/timing/model.h
     Partition* part = c.part;
     part->events().post(when, EventPriority::AsyncDataLand,
                         [target, off, vals0 = vals[0], vals1 = vals[1], vals2 = vals[2], vals3 = vals[3], esize,

@@ -21,7 +21,7 @@
 #include "sim/memory/access.h"
 #include "sim/partition.h"
 #include "sim/units/mbarrier_seam.h"
-#include "sim/units/tensor_core_timing.h"
+#include "sim/timing/model.h"
 
 namespace tcsim::sim {
 namespace {
@@ -66,8 +66,8 @@ void exec_commit(ExecCtx& c, const ExecInstr& in) {
   for_lanes(c.mask, [&](int lane) {
     const uint64_t addr = mem::lane_address(c, a, lane);
     const uint32_t thread = c.warp->id() * 32 + static_cast<uint32_t>(lane);
-    const Cycles when = max(c.now + Cycles(tc_timing::kCommitLatency),
-                            st.thread_last_done[thread] + Cycles(tc_timing::kCommitLatency));
+    const Cycles commit(static_cast<uint64_t>(c.launch->timing->p.tc_commit_latency));  // sim/timing/model.h
+    const Cycles when = max(c.now + commit, st.thread_last_done[thread] + commit);
     std::vector<uint32_t> ranks;
     if (multicast) {
       const uint32_t mask = static_cast<uint32_t>(c.src(in.o[0])[lane]) & 0xffffu;

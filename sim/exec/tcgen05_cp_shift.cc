@@ -37,7 +37,7 @@
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
 #include "sim/partition.h"
-#include "sim/units/tensor_core_timing.h"
+#include "sim/timing/model.h"
 
 namespace tcsim::sim {
 namespace {
@@ -217,7 +217,14 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
     }
     TensorCore& tc = c.sm->tensor_core();
     TensorCore* peer = cg == 2 ? (op->units[0] == &tc ? op->units[1] : op->units[0]) : nullptr;
-    const uint64_t work = uint64_t{rows} * form.row_bytes() / tc_timing::kCopyBytesPerCycle;
+    // Shared memory -> TMEM at tcgen05.cp_bytes_per_clk through the SM's shared-memory port
+    // (sim/timing/model.h; assumed rates, models/timing/b200.txt).
+    const timing::Model& tmodel = *c.launch->timing;
+    const double bytes = double(rows) * form.row_bytes();
+    TensorCore::Work work;
+    work.ii = bytes / tmodel.p.tc_cp_bytes_per_clk;
+    work.smem = bytes / tmodel.p.smem_bytes_per_clk;
+    work.latency = work.ii + tmodel.p.tc_ld_latency;
     Partition* part = c.part;
     const Cycles done = tc.issue(*c.part, c.now, work, peer, std::move(writes), in.src,
                                  [op, part](Cycles t) { complete_cp(*op, *part, t); });
@@ -250,7 +257,12 @@ void exec_shift(ExecCtx& c, const ExecInstr& in) {
     }
     TensorCore& tc = c.sm->tensor_core();
     TensorCore* peer = cg == 2 ? (units[0] == &tc ? units[1] : units[0]) : nullptr;
-    const Cycles done = tc.issue(*c.part, c.now, tc_timing::kShiftWork, peer, std::move(writes), in.src,
+    // 128 lanes x 8 columns of 32 bits moved down one lane, at the tcgen05.cp rate (assumed).
+    const timing::Model& tmodel = *c.launch->timing;
+    TensorCore::Work shift;
+    shift.ii = kTmemLanes * 8 * 4 / tmodel.p.tc_cp_bytes_per_clk;
+    shift.latency = shift.ii + tmodel.p.tc_ld_latency;
+    const Cycles done = tc.issue(*c.part, c.now, shift, peer, std::move(writes), in.src,
                                  [units0 = units[0], units1 = units[1], cg, lane0, col0](Cycles) {
                                    for (int v = 0; v < cg; ++v) {
                                      Tmem& tm = (v == 0 ? units0 : units1)->tmem();

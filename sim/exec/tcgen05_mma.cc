@@ -45,7 +45,7 @@
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
 #include "sim/partition.h"
-#include "sim/units/tensor_core_timing.h"
+#include "sim/timing/model.h"
 
 namespace tcsim::sim {
 namespace {
@@ -152,6 +152,7 @@ void complete_mma(const MmaOp& op, Partition& part, Cycles t) {
                                     part.launch().kernel, tc_source_text(part, op.src), t.count(), v));
       return;
     }
+  if (part.launch().timing_only) return;  // --timing-only: no arithmetic, TMEM keeps its old D (sim/api.h)
   const uint32_t M = op.m, N = op.n, K = op.k;
   thread_local std::vector<uint32_t> a, b, c, d;
   a.assign(size_t{M} * K, 0);
@@ -456,7 +457,16 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
 
   // ---- issue ----
   const uint64_t macs = uint64_t{op->m} * op->n * K;
-  const uint64_t work = macs / cg / tc_timing::macs_per_cycle(kind);
+  // Cycles by the published B200 formulas (sim/timing/model.h). The published latency runs from
+  // issue to the tcgen05.commit's mbarrier completing as a suspended try_wait sees it; the commit
+  // and the waiter's wake-up are modelled by their own units, so the MMA's part is the rest.
+  const timing::Model& tmodel = *c.launch->timing;
+  const timing::Model::Tcgen05Mma tt = tmodel.tcgen05_mma(cg, op->m, op->n, a_tmem);
+  TensorCore::Work work;
+  work.ii = tt.ii;
+  work.smem = tt.smem_cycles;
+  work.latency = tt.latency - tmodel.p.tc_commit_latency - tmodel.p.mbarrier_wake_latency;
+  work.flops = 2.0 * static_cast<double>(macs);
   std::vector<TensorCore::ColumnWrite> writes;
   for (int x = 0; x < cg; ++x) writes.push_back({op->units[x], d_col0, dl->columns_used()});
   Partition* part = c.part;

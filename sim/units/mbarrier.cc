@@ -9,7 +9,7 @@
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
-#include "sim/timing.h"
+#include "sim/timing/model.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -247,7 +247,11 @@ void MbarrierUnit::after_update(Mbarrier& b, bool completed, Cycles now) {
   if (!completed) return;
   b.last_complete = now;
   // Wake the try_waits suspended on this phase (PTX ISA §9.7.13.15.16).
-  const Cycles ready = now + kBarrierReleaseLatency + Cycles(owner_->sm().partition().jitter(4));
+  const Cycles ready = now + Cycles(static_cast<uint64_t>(owner_->launch().timing->p.mbarrier_wake_latency)) +
+                       Cycles(owner_->sm().partition().jitter(4));
+  if (owner_->sm().partition().timing().trace)
+    owner_->sm().partition().timing().add_trace({now.count(), 1, owner_->sm().id(), timing::kTrackMbarrier, 'i',
+                                                 fmt::format("mbarrier 0x{:x} phase {} complete", b.addr, b.phase - 1), ""});
   for (auto& w : owner_->warps()) {
     uint32_t woke = w->wake_waiters(GroupState::AtMbarrier, b.addr, b.phase, ready);
     for (; woke; woke &= woke - 1) observe(b, b.phase - 1, w->id() * 32 + static_cast<uint32_t>(__builtin_ctz(woke)));

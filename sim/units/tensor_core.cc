@@ -11,7 +11,7 @@
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
-#include "sim/units/tensor_core_timing.h"
+#include "sim/timing/model.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -44,16 +44,33 @@ TcCtaState& TensorCore::cta(const Cta& c) {
   return *ctas_.back();
 }
 
-Cycles TensorCore::issue(Partition& part, Cycles now, uint64_t work, TensorCore* peer,
+Cycles TensorCore::issue(Partition& part, Cycles now, const Work& work, TensorCore* peer,
                          std::vector<ColumnWrite> writes, uint32_t src,
                          std::function<void(Cycles)> effect) {
-  using namespace tc_timing;
-  Cycles start = max(now + Cycles(kIssueLatency), busy_until_);
-  if (peer) start = max(start, peer->busy_until_);
-  const Cycles free_at = start + Cycles(std::max<uint64_t>(work, 1));
-  busy_until_ = free_at;
-  if (peer) peer->busy_until_ = free_at;
-  const Cycles done = free_at + Cycles(kDrainLatency);
+  using timing::kQ;
+  const uint64_t ii_q = std::max<uint64_t>(1, timing::to_q(work.ii)), smem_q = timing::to_q(work.smem);
+  uint64_t start = std::max(now.count() * kQ, busy_until_q_);
+  if (peer) start = std::max(start, peer->busy_until_q_);
+  // Operands from shared memory take each SM's port (sim/timing/state.h): ld/st.shared of other
+  // warps delay the MMA, and the MMA delays them.
+  uint64_t end = start + ii_q;
+  for (TensorCore* u : {this, peer}) {
+    if (!u || !smem_q) continue;
+    timing::SmTiming& s = u->sm().timing();
+    const uint64_t port = std::max(start, s.smem_free_q);
+    s.smem_free_q = port + smem_q;
+    s.smem_busy_q += smem_q;
+    end = std::max(end, s.smem_free_q);
+  }
+  for (TensorCore* u : {this, peer}) {
+    if (!u) continue;
+    u->busy_until_q_ = end;
+    u->sm().timing().tensor_busy_q += end - start;
+  }
+  part.timing().flops += static_cast<uint64_t>(work.flops);
+  if (part.timing().trace)
+    part.timing().add_trace({(end - ii_q) / kQ, ii_q / kQ, sm_->id(), timing::kTrackTensor, 'X', "mma", ""});
+  const Cycles done = timing::from_q(end - ii_q) + Cycles(static_cast<uint64_t>(std::max(1.0, work.latency)));
   for (const ColumnWrite& w : writes)
     for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) ++w.unit->tmem().column_state(c).in_flight;
   part.events().post(done, EventPriority::AsyncDataLand,

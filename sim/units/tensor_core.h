@@ -6,13 +6,16 @@
 // Asynchronous operations (§9.7.16.6.1) run in issue order (the pipelined pairs of §9.7.16.6.2 are
 // all ordered this way, and nothing is ordered differently): one serial pipeline per SM,
 //
-//   issue at t -> start = max(t + issue latency, when the pipeline is free) -> the pipeline is busy
-//   for work cycles -> completion = start + work + drain latency (EventPriority::AsyncDataLand)
+//   issue at t -> start = when the pipeline (and, for operands read from shared memory, the SM's
+//   shared-memory port) is free -> the pipeline is busy for the initiation interval -> completion =
+//   start + latency (EventPriority::AsyncDataLand)
 //
+// with the interval and latency of sim/timing/model.h (the published B200 formulas by cta_group,
+// M, N and operand source, models/timing/b200.txt).
 // and the operation's effect on TMEM (the MMA's D, the copied cells) happens only in the completion
 // event (DESIGN.md "one clock"): until then TMEM holds the old values, and a kernel that reads them
 // early reads stale data, as on the GPU — and the checker says so. A cta_group::2 operation occupies
-// the pipelines of both SMs of the CTA pair. The cycle counts are sim/units/tensor_core_timing.h.
+// the pipelines of both SMs of the CTA pair.
 //
 // tcgen05.commit (§9.7.16.12.1) arrives on its mbarrier(s) when every asynchronous operation the
 // committing thread issued before it has completed (EventPriority::MbarrierUpdate, after the data).
@@ -109,14 +112,20 @@ class TensorCore {
   TcCtaState& cta(const Cta& c);           // created on first use
   TcCtaState* find_cta(const Cta& c);
 
-  // The asynchronous pipeline. `work` cycles of the pipeline (of this SM, and of `peer`'s for a
-  // cta_group::2 op); `effect` runs at completion; `writes` are the TMEM columns the op writes (per
-  // tensor core), marked in flight until then (checker). Returns the completion cycle.
+  // The asynchronous pipeline. The operation occupies the pipeline (of this SM, and of `peer`'s for
+  // a cta_group::2 op) `ii` cycles and each SM's shared-memory port `smem` cycles, and completes
+  // `latency` cycles after it starts; `effect` runs at completion; `writes` are the TMEM columns
+  // the op writes (per tensor core), marked in flight until then (checker). Returns the completion
+  // cycle.
   struct ColumnWrite {
     TensorCore* unit;
     uint32_t col0, cols;
   };
-  Cycles issue(Partition& part, Cycles now, uint64_t work, TensorCore* peer,
+  struct Work {
+    double ii = 1, smem = 0, latency = 1;
+    double flops = 0;  // counted for the report (2 M N K)
+  };
+  Cycles issue(Partition& part, Cycles now, const Work& work, TensorCore* peer,
                std::vector<ColumnWrite> writes, uint32_t src, std::function<void(Cycles)> effect);
 
   // Warps whose tcgen05.alloc (or cta_group::2 dealloc) waits: woken when columns are freed or the
@@ -134,7 +143,7 @@ class TensorCore {
  private:
   Sm* sm_;
   Tmem tmem_;
-  Cycles busy_until_;
+  uint64_t busy_until_q_ = 0;  // the pipeline's next free cycle (sim/timing kQ units)
   std::vector<std::unique_ptr<TcCtaState>> ctas_;
   std::vector<Warp*> waiters_;
   struct EngineSlot;

@@ -11,7 +11,9 @@
 #include "sim/memory/access.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
+#include "sim/timing/tma.h"
 #include "sim/units/mbarrier.h"
+#include "sim/units/tma_box.h"
 #include "sim/units/tma_cta_state.h"
 
 namespace tcsim::sim::tma {
@@ -83,11 +85,43 @@ void note_hint(Cta& cta, bool has_policy, uint64_t policy) {
   s.last_l2_policy = policy;
 }
 
-Timing issue_timing(ExecCtx& c) {
-  const Cycles read = c.now + kReadLatency + Cycles(c.part->jitter(16));
-  const Cycles land = max(read, c.now + kLandLatency + Cycles(c.part->jitter(64)));
-  return {read, land};
+namespace {
+
+std::vector<Sm*> sms_of(ExecCtx& c, const std::vector<uint32_t>& ranks) {
+  std::vector<Sm*> sms;
+  for (uint32_t r : ranks)
+    if (Cta* t = c.cta->cluster().cta(r)) sms.push_back(&t->sm());
+  if (sms.empty()) sms.push_back(c.sm);
+  return sms;
 }
+
+Timing jittered(ExecCtx& c, timing::AsyncTimes t) {
+  const Cycles j(c.part->jitter(64));
+  return {t.read_done + j, t.land + j};
+}
+
+}  // namespace
+
+Timing tile_load_timing(ExecCtx& c, const TileBox& box, const std::vector<uint32_t>& ranks, bool multicast) {
+  timing::GlobalReader reader(c);
+  const uint32_t bits = box.elem_bits();
+  box.for_each_row(box.map().global_dim[0], [&](const uint32_t (&)[5], uint64_t addr, uint64_t first, uint64_t count) {
+    if (addr != ~0ull && count) reader.add(addr + first * bits / 8, (count * bits + 7) / 8);
+  });
+  const std::vector<Sm*> sms = sms_of(c, ranks);
+  return jittered(c, timing::tma_load(c, box.tx_bytes(), reader, sms.data(), static_cast<uint32_t>(sms.size()), multicast));
+}
+
+Timing bulk_load_timing(ExecCtx& c, uint64_t src, uint32_t n, const std::vector<uint32_t>& ranks, bool multicast) {
+  timing::GlobalReader reader(c);
+  reader.add(src, n);
+  const std::vector<Sm*> sms = sms_of(c, ranks);
+  return jittered(c, timing::tma_load(c, n, reader, sms.data(), static_cast<uint32_t>(sms.size()), multicast));
+}
+
+Timing store_timing(ExecCtx& c, uint64_t bytes) { return jittered(c, timing::tma_store(c, bytes)); }
+
+Timing dsmem_timing(ExecCtx& c, uint64_t bytes) { return jittered(c, timing::dsmem_copy(c, bytes)); }
 
 void post_complete_tx(ExecCtx& c, Cycles when, const CtaRef& target, uint32_t mbar, uint32_t bytes,
                       const char* what) {

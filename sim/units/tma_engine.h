@@ -14,8 +14,7 @@
 //   complete (MbarrierUpdate)      complete_tx on the destination CTA's mbarrier
 //                                  (sim/units/mbarrier.h), after the data of the same cycle.
 //
-// Functional-mode latencies (assumed: the timing model replaces them): data lands kLandLatency
-// cycles after issue; shared-memory sources are read within kReadLatency cycles. Schedule
+// Cycles: sim/timing/tma.h (the memory system and the fill ports of the destination SMs). Schedule
 // perturbation (Partition::jitter) may delay both: a copy may always complete later.
 #pragma once
 #include <cstdint>
@@ -28,9 +27,6 @@
 #include "sim/exec/exec.h"
 
 namespace tcsim::sim::tma {
-
-inline constexpr Cycles kLandLatency{64};
-inline constexpr Cycles kReadLatency{16};
 
 // Reads and decodes the 128-byte tensor map at the generic address `addr` (a .param, .const or
 // .global object, 64-byte aligned: PTX ISA §5.5.8 "Tensor-map"); every fault names the address and
@@ -54,11 +50,19 @@ void read_global(Partition& part, const LaunchState& L, uint64_t addr, void* dst
 // Records the proxy checker's in-flight state and the L2 cache hint of an issued operation.
 void note_hint(Cta& cta, bool has_policy, uint64_t policy);
 
-// The completion cycles of an operation issued now: {read_done, land}.
+class TileBox;
+
+// The completion cycles of an operation issued now: {read_done, land} (sim/timing/tma.h).
 struct Timing {
   Cycles read_done, land;
 };
-Timing issue_timing(ExecCtx& c);
+// A tile load of `box` into the CTAs of cluster ranks `ranks` (several: multicast).
+Timing tile_load_timing(ExecCtx& c, const TileBox& box, const std::vector<uint32_t>& ranks, bool multicast);
+// A bulk load of [src, src + n) into the CTAs of `ranks`.
+Timing bulk_load_timing(ExecCtx& c, uint64_t src, uint32_t n, const std::vector<uint32_t>& ranks, bool multicast);
+// A store / reduce of `bytes` to global memory; a copy of `bytes` to a peer CTA's shared memory.
+Timing store_timing(ExecCtx& c, uint64_t bytes);
+Timing dsmem_timing(ExecCtx& c, uint64_t bytes);
 
 // complete_tx(bytes) on the mbarrier at .shared::cta offset `mbar` of `target`, at `when`.
 void post_complete_tx(ExecCtx& c, Cycles when, const CtaRef& target, uint32_t mbar, uint32_t bytes,

@@ -1,6 +1,7 @@
 // The warpgroup tensor core of sm_90a: see wgmma_unit.h for the life of an operation.
 #include "sim/report/report.h"
 #include "sim/units/wgmma_unit.h"
+#include "sim/timing/model.h"
 
 #include <algorithm>
 #include <array>
@@ -360,7 +361,7 @@ void land(const std::weak_ptr<WgmmaState>& weak, Cta* cta, uint32_t g, Partition
   WarpgroupState& wg = s->wg[g];
   WgmmaOp& op = wg.ops.front();
   try {
-    compute(op, *cta, *L->prog);
+    if (!L->timing_only) compute(op, *cta, *L->prog);  // --timing-only: no arithmetic (sim/api.h)
   } catch (const SimFault& f) {
     part->record_fault(now, cta->sm().id(), format_fault(*L, *op.warps[0], *op.instr, -1, now, f.what()));
   }
@@ -484,9 +485,25 @@ void wgmma_issue(ExecCtx& c, const ExecInstr& in, const WgmmaForm& f) {
   ws.inflight.push_back(std::move(fl));
   c.warp->reg_watch = &watch_registers;
   if (op.arrived != 0xf) return;
-  // Every warp has issued it: it starts after the warpgroup's previous operation.
-  const Cycles start = max(c.now, wg.last_done);
-  const Cycles done = start + kWgmmaLatency;
+  // Every warp has issued it: it enters the SM's tensor pipe (shared by every warpgroup of the SM)
+  // and reads its operands through the shared-memory port (sim/timing/model.h: II = max(N/2, SMEM
+  // cycles), latency wgmma.latency + N/2; kernels/ubench wgmma rows); results land in issue order.
+  const timing::Model& tmodel = *c.launch->timing;
+  const timing::Model::Wgmma tw = tmodel.wgmma(static_cast<uint32_t>(f.n), f.a_regs);
+  timing::SmTiming& sm_t = c.sm->timing();
+  const uint64_t ii_q = timing::to_q(tw.ii), smem_q = timing::to_q(tw.smem_cycles);
+  const uint64_t start_q = std::max(c.now.count() * timing::kQ, sm_t.tensor_free_q);
+  const uint64_t port_q = std::max(start_q, sm_t.smem_free_q);
+  sm_t.smem_free_q = port_q + smem_q;
+  sm_t.smem_busy_q += smem_q;
+  const uint64_t end_q = std::max(start_q + ii_q, sm_t.smem_free_q);
+  sm_t.tensor_free_q = end_q;
+  sm_t.tensor_busy_q += end_q - start_q;
+  c.part->timing().flops += 2ull * 64 * static_cast<uint64_t>(f.n) * static_cast<uint64_t>(f.k);
+  if (c.part->timing().trace)
+    c.part->timing().add_trace({(end_q - ii_q) / timing::kQ, ii_q / timing::kQ, c.sm->id(), timing::kTrackTensor, 'X',
+                                fmt::format("wgmma n{}", f.n), ""});
+  const Cycles done = max(timing::from_q(end_q - ii_q) + Cycles(static_cast<uint64_t>(tw.latency)), wg.last_done);
   wg.last_done = done;
   std::weak_ptr<WgmmaState> weak = c.cta->wgmma;
   Cta* cta = c.cta;

@@ -9,7 +9,7 @@
 //            and type; isa/layouts: CanonicalLayout::make), scale-d is read, and an A fragment in
 //            registers is captured (it must not change until the wait, §9.7.15.7.3).
 //   start    when the last of the 4 warps has issued it, after the warpgroup's previous operation.
-//   complete `kWgmmaLatency` later, in an AsyncDataLand event: A and B are read from shared memory
+//   complete after the tensor pipe's latency (sim/timing/model.h), in an AsyncDataLand event: A and B are read from shared memory
 //            through the canonical-layout plans, C from the 4 warps' accumulator registers (unless
 //            scale-d is false), the tile is computed by models::mma's DotEngine::tile (b1: exact
 //            popcounts), and D lands in the accumulator registers. Only then is D visible.
@@ -35,10 +35,6 @@
 #include "sim/exec/exec.h"
 
 namespace tcsim::sim {
-
-// Functional-mode latency from the start of a wgmma to its results landing (assumed; the timing
-// model will replace it). Operations of one warpgroup run back to back.
-inline constexpr Cycles kWgmmaLatency{32};
 
 // What a wgmma.mma_async instruction fixes at bind time (stored in Program::family_data).
 // Operands (ExecInstr::first_op): the nd accumulator registers, then A (4 registers, or the

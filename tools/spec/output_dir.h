@@ -42,6 +42,7 @@ struct RunInfo {
   std::vector<std::string> approx_ops;
   nlohmann::ordered_json findings = nlohmann::ordered_json::array();  // tcsim: LaunchOutcome::findings
   std::vector<std::pair<std::string, std::string>> extra;  // tool-specific (gpu, driver, date...)
+  nlohmann::ordered_json timing = nullptr;  // tcsim: LaunchOutcome::timing (null: none)
 };
 
 struct OutputDir {

@@ -32,6 +32,9 @@ struct LaunchOutcome {
   std::vector<std::string> finding_lines;
   uint64_t finding_count = 0;
   std::vector<std::string> approx_ops;
+  // tcsim: the timing report (sim/timing/report_text.h) as the manifest's JSON and as text.
+  nlohmann::ordered_json timing;
+  std::string timing_summary;
 };
 
 // The machine a spec runs on. Every method throws (SpecError for bad input the spec caused,

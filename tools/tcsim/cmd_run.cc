@@ -1,11 +1,16 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
-//                     [--schedule-sweep N] [--max-steps N] [--strict]
+//                     [--schedule-sweep N] [--max-steps N] [--strict] [--trace FILE] [--trace-events N]
+//                     [--timing-only] [--clock-mhz MHZ] [--timing-profile FILE]
 // Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
-// and sim::Device. Findings (docs/findings.md) are summarised on stderr. Exit 0: ran (and matched
+// and sim::Device. Findings (docs/findings.md) are summarised on stderr; the timing report
+// (cycles, time, TFLOPS, utilisation, where each warp role's cycles went, the critical resource:
+// docs/timing_model.md) follows the cycle count. Exit 0: ran (and matched
 // the golden); 1: outputs differ from --golden; 2: bad input, an error in the simulated kernel, or
 // findings under --strict.
 #include <charconv>
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <string>
 
@@ -26,7 +31,7 @@ namespace {
 
 struct RunOptions {
   std::string spec;
-  std::optional<std::string> out, golden;
+  std::optional<std::string> out, golden, trace, timing_profile;
   sim::DeviceOptions device;
   uint64_t sweep = 0;  // --schedule-sweep N: seeds 1..N against the default order
   bool strict = false;  // --strict: findings are errors (exit 2)
@@ -87,6 +92,26 @@ constexpr OptionDef kOptions[] = {
      [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_steps = parse_u64(n, v); }},
     {"--strict", "", "findings (rules of the PTX ISA the kernel broke; docs/findings.md) are errors: exit 2",
      [](RunOptions& o, std::string_view, std::string_view) { o.strict = true; }},
+    {"--trace", "FILE",
+     "write the timeline (per SM: TMA engine, tensor pipe, mbarrier phases, each warp) as a Chrome/Perfetto "
+     "trace (docs/timing_model.md)",
+     [](RunOptions& o, std::string_view, std::string_view v) {
+       o.trace = std::string(v);
+       if (!o.device.trace_events) o.device.trace_events = 2000000;
+     }},
+    {"--trace-events", "N", "record at most N trace events (default 2000000)",
+     [](RunOptions& o, std::string_view n, std::string_view v) { o.device.trace_events = parse_u64(n, v); }},
+    {"--timing-only", "",
+     "no MMA arithmetic and no output values, the same cycles: estimates at production sizes (no --out/--golden)",
+     [](RunOptions& o, std::string_view, std::string_view) { o.device.timing_only = true; }},
+    {"--clock-mhz", "MHZ", "pin the SM clock the time and TFLOPS are computed at (default: the profile's clock model)",
+     [](RunOptions& o, std::string_view n, std::string_view v) {
+       const uint64_t mhz = parse_u64(n, v);
+       if (mhz < 100 || mhz > 5000) throw UsageError(fmt::format("{}: {} MHz is not a plausible SM clock", n, mhz));
+       o.device.clock_mhz = static_cast<double>(mhz);
+     }},
+    {"--timing-profile", "FILE", "the GPU's timing parameters from FILE instead of models/timing/<gpu>.txt",
+     [](RunOptions& o, std::string_view, std::string_view v) { o.timing_profile = std::string(v); }},
 };
 
 std::string option_list() {
@@ -126,6 +151,17 @@ RunOptions parse_options(Args args) {
     def->apply(o, name, value);
   }
   if (o.spec.empty()) throw UsageError(fmt::format("usage: tcsim run SPEC.json [{}]", option_list()));
+  if (o.device.timing_only && (o.out || o.golden || o.sweep))
+    throw UsageError("--timing-only computes no output values: it cannot be combined with --out, --golden or "
+                     "--schedule-sweep");
+  if (o.timing_profile) {
+    std::ifstream f(*o.timing_profile);
+    if (!f) throw UsageError(fmt::format("--timing-profile: cannot read {}", *o.timing_profile));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    o.device.timing_profile = ss.str();
+    o.device.timing_profile_name = *o.timing_profile;
+  }
   return o;
 }
 
@@ -182,6 +218,7 @@ int run_run(Args args) {
   auto simulate = [&](const sim::DeviceOptions& opts) {
     sim::Device dev(*arch, opts);
     SimBackend backend(dev, s.path);
+    if (o.trace) backend.set_trace_path(*o.trace);
     return spec::run_spec(s, ptx, backend);
   };
   if (o.sweep) {
@@ -192,7 +229,10 @@ int run_run(Args args) {
   const spec::RunResult r = simulate(o.device);
 
   if (!r.outcome.findings_summary.empty()) fmt::print(stderr, "{}", r.outcome.findings_summary);
-  fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));
+  fmt::print("{}: kernel {} on {}: {} cycles{}\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0),
+             o.device.timing_only ? " (--timing-only: no MMA arithmetic, no output values)" : "");
+  fmt::print("{}", r.outcome.timing_summary);
+  if (o.trace) fmt::print("trace written to {} (open it in https://ui.perfetto.dev)\n", *o.trace);
   if (!r.outcome.approx_ops.empty())
     fmt::print("note: approximate instructions ran (not bit-exact by design): {}\n",
                fmt::join(r.outcome.approx_ops, ", "));
@@ -206,6 +246,7 @@ int run_run(Args args) {
     info.seed = o.device.seed;
     info.approx_ops = r.outcome.approx_ops;
     info.findings = r.outcome.findings;
+    info.timing = r.outcome.timing;
     spec::write_output_dir(*o.out, info, r.outputs);
     fmt::print("outputs written to {}\n", *o.out);
   }
@@ -226,6 +267,7 @@ int run_run(Args args) {
 }  // namespace
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
-                   "[--schedule-sweep N] [--max-steps N] [--strict]   run a launch spec", run_run);
+                   "[--schedule-sweep N] [--max-steps N] [--strict] [--trace FILE] [--timing-only] [--clock-mhz MHZ] "
+                   "[--timing-profile FILE]   run a launch spec", run_run);
 
 }  // namespace tcsim::cli

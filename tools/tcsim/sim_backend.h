@@ -2,6 +2,7 @@
 // `tcsim golden` (tools/tcsim/cmd_golden.cc) and the GEMM benchmark (bench/bench_wgmma_gemm.cc) run
 // specs on. Header-only so that a benchmark can use it without linking the command line.
 #pragma once
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -12,7 +13,9 @@
 
 #include "sim/api.h"
 #include "sim/report/finding_json.h"
+#include "sim/timing/report_text.h"
 #include "tools/spec/runner.h"
+#include "tools/spec/spec_error.h"
 #include "tools/spec/tensor_map_encode.h"
 
 namespace tcsim::cli {
@@ -104,8 +107,18 @@ class SimBackend final : public spec::Backend {
     out.finding_lines = r.finding_lines();
     out.finding_count = sim::total_occurrences(r.findings);
     out.approx_ops = r.approx_ops;
+    out.timing = sim::timing::report_json(r.timing);
+    out.timing_summary = sim::timing::format_report(r.timing);
+    if (!trace_path_.empty()) {
+      std::ofstream f(trace_path_);
+      if (!f) throw spec::SpecError(fmt::format("--trace: cannot write {}", trace_path_));
+      sim::timing::write_trace(f, r.trace, r.timing.clock_mhz, fmt::format("tcsim {} ({})", kernel, spec_file_));
+      if (!f) throw spec::SpecError(fmt::format("--trace: writing {} failed", trace_path_));
+    }
     return out;
   }
+  // Write the launch's trace (DeviceOptions::trace_events) to `path` as Chrome/Perfetto JSON.
+  void set_trace_path(std::string path) { trace_path_ = std::move(path); }
 
  private:
   sim::Device& dev_;
@@ -113,6 +126,7 @@ class SimBackend final : public spec::Backend {
   DevicePool* pool_ = nullptr;
   const sim::Module* module_ = nullptr;
   std::string module_text_;
+  std::string trace_path_;
 };
 
 }  // namespace tcsim::cli
