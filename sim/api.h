@@ -28,6 +28,9 @@ struct LaunchConfig {
   // tcsim-hw does when the spec names a cluster): %is_explicit_cluster is then true even for a
   // 1x1x1 cluster. Cluster dims above one, or dims compiled into the kernel, imply it.
   bool explicit_cluster = false;
+  // Capacity of the device printf FIFO for this launch (cudaLimitPrintfFifoSize; CUDA's default is
+  // 1 MiB). printf calls whose record does not fit are dropped, as on the GPU (docs/printf.md).
+  uint64_t printf_fifo_bytes = uint64_t{1} << 20;
 };
 
 // Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on
@@ -65,6 +68,11 @@ struct LaunchResult {
   uint64_t thread_instructions = 0;        // sum over issues of the threads executing
   std::vector<std::string> warnings;       // checker reports, one line each
   std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
+  // Device printf (vprintf) output of the launch, formatted as CUDA formats it, in a fixed order:
+  // CTA linear id, warp, lane, then the thread's calls in program order (docs/printf.md).
+  std::string printf_output;
+  uint64_t printf_records = 0;             // printf calls whose output is in printf_output
+  uint64_t printf_dropped = 0;             // printf calls dropped: the FIFO was full (or a text limit)
 };
 
 // An error in the simulated program or its launch: message names the PTX line, the CTA/warp/lane

@@ -57,7 +57,7 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-      if (first) throw SimError(first->message + warnings_note());
+      if (first) throw SimError(first->message + warnings_note() + printf_note());
       for (auto& p : parts_) p->overlay().commit(*L_.gm);
       // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
       // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
@@ -69,7 +69,7 @@ class LaunchRun {
       for (auto& p : parts_)
         for (auto& sm : p->sms()) sm->retire(finished, &thread_instrs);
       for (Cycles f : finished) end = max(end, f);
-      if (total > max_steps_) throw SimError(watchdog(total));
+      if (total > max_steps_) throw SimError(watchdog(total) + printf_note());
       // Deadlock: nothing can ever happen again in any partition.
       Cycles next = Cycles::never();
       bool any_work = false;
@@ -78,7 +78,7 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock() + warnings_note());
+      if (any_work && next.is_never()) throw SimError(deadlock() + warnings_note() + printf_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
@@ -96,6 +96,12 @@ class LaunchRun {
           r.approx_ops.push_back(names[id]);
           break;
         }
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    PrintfOutput po = merge_printf(logs, L_.cfg.printf_fifo_bytes);
+    r.printf_output = std::move(po.text);
+    r.printf_records = po.records;
+    r.printf_dropped = po.dropped;
     return r;
   }
 
@@ -158,6 +164,21 @@ class LaunchRun {
   std::string warnings_note() const {
     std::string r;
     for (const std::string& w : all_warnings()) r += "\n  checker warning: " + w;
+    return r;
+  }
+
+  // What the kernel printed before a fatal error (printf debugging is for exactly these runs); the
+  // first 64 KiB in the launch's output order.
+  std::string printf_note() const {
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    const PrintfOutput po = merge_printf(logs, L_.cfg.printf_fifo_bytes);
+    if (po.text.empty()) return "";
+    constexpr size_t kShown = 64 << 10;
+    std::string r = fmt::format("\n  device printf output before the error ({} call{}):\n", po.records,
+                                po.records == 1 ? "" : "s");
+    r += po.text.substr(0, kShown);
+    if (po.text.size() > kShown) r += fmt::format("\n  ... {} more bytes", po.text.size() - kShown);
     return r;
   }
 

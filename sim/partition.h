@@ -14,6 +14,7 @@
 #include "sim/launch_state.h"
 #include "sim/memory/atomic_queue.h"
 #include "sim/memory/store_overlay.h"
+#include "sim/printf_log.h"
 #include "sim/sm.h"
 
 namespace tcsim::sim {
@@ -60,6 +61,8 @@ class Partition {
   }
   const std::vector<uint8_t>& approx_seen() const { return approx_seen_; }
   uint64_t fences() const { return fences_; }
+  // Device printf records of this partition's threads (sim/exec/printf.cc, LaunchResult::printf_output).
+  PrintfLog& printf_log() { return printf_log_; }
   void set_now(Cycles t) { now_ = t; }
   // Text describing every blocked warp (deadlock report).
   std::string describe_blocked() const;
@@ -95,6 +98,7 @@ class Partition {
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
   std::vector<uint8_t> approx_seen_;
+  PrintfLog printf_log_;
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
   bool perturb_ = false;

@@ -5,6 +5,7 @@
 // differ from --golden; 2: bad input or an error in the simulated kernel.
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -136,7 +137,11 @@ int sweep(const RunOptions& o, Simulate&& simulate) {
     std::string why;
     try {
       const spec::RunResult r = simulate(opts);
-      const spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      if (base.outcome.printf_output && r.outcome.printf_output) {
+        // The same lines in another order is the same printf output for a GPU, not a race.
+        d.printf_diff = spec::diff_printf(base.outcome.printf_output->text, r.outcome.printf_output->text);
+      }
       if (d.identical()) continue;
       why = spec::format_report(d, "seed 0 (default order)", fmt::format("seed {}", seed));
     } catch (const std::exception& e) {
@@ -184,6 +189,14 @@ int run_run(Args args) {
   }
   const spec::RunResult r = simulate(o.device);
 
+  // Device printf output, as a GPU's driver writes it when the host synchronises: after the launch.
+  if (const auto& p = r.outcome.printf_output) {
+    std::fwrite(p->text.data(), 1, p->text.size(), stdout);
+    if (p->dropped.value_or(0))
+      fmt::print(stderr, "note: printf: {} of {} printf calls dropped: the {}-byte printf FIFO was full "
+                 "(cudaLimitPrintfFifoSize; docs/printf.md)\n", *p->dropped, *p->dropped + p->records.value_or(0),
+                 s.printf_fifo_bytes.value_or(uint64_t{1} << 20));
+  }
   for (const auto& w : r.outcome.warnings) fmt::print(stderr, "warning: {}\n", w);
   fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));
   if (!r.outcome.approx_ops.empty())
@@ -199,11 +212,13 @@ int run_run(Args args) {
     info.seed = o.device.seed;
     info.approx_ops = r.outcome.approx_ops;
     info.warnings = r.outcome.warnings;
+    info.printf_output = r.outcome.printf_output;
     spec::write_output_dir(*o.out, info, r.outputs);
     fmt::print("outputs written to {}\n", *o.out);
   }
   if (golden) {
-    const spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    spec::add_printf_diff(d, r.outcome.printf_output, golden->run.printf_output, "tcsim", *o.golden);
     fmt::print("{}", spec::format_report(d, "tcsim", *o.golden));
     if (!d.identical()) return 1;
   }

@@ -95,8 +95,14 @@ class SimBackend final : public spec::Backend {
     cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
     cfg.explicit_cluster = s.cluster_given;  // as tcsim-hw: a spec naming "cluster" is a cluster launch
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
-    const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
-    return {r.cycles, r.warnings, r.approx_ops};
+    if (s.printf_fifo_bytes) cfg.printf_fifo_bytes = *s.printf_fifo_bytes;
+    sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
+    spec::LaunchOutcome o;
+    o.cycles = r.cycles;
+    o.warnings = std::move(r.warnings);
+    o.approx_ops = std::move(r.approx_ops);
+    o.printf_output = spec::PrintfCapture{std::move(r.printf_output), r.printf_records, r.printf_dropped};
+    return o;
   }
 
  private:
