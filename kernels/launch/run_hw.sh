@@ -18,12 +18,13 @@ run() {  # run NAME SPEC
   echo "$1: exit $?" | tee -a "$out/summary.txt"
 }
 
-for s in params_struct printf_formats printf_odd printf_flood_int printf_flood_noargs printf_flood_four \
+for s in params_struct printf_formats printf_odd printf_ub printf_flood_int printf_flood_noargs printf_flood_four \
          printf_flood_str40 printf_flood_longfmt printf_flood_str2; do
   run "$s" "$here/$s.json"
 done
 
-# Probes: printf_flood at an 8 KiB FIFO and at the default (1 MiB: no printf_fifo_bytes).
+# Probes: what CU_LIMIT_PRINTF_FIFO_SIZE reads back for other requests, and the default FIFO
+# (no printf_fifo_bytes; 8650752 bytes on the H200) flooded.
 probe() {  # probe NAME MODE N FIFO(0: default)
   local fifo_line=""
   [ "$4" != 0 ] && fifo_line="\"printf_fifo_bytes\": $4,"
@@ -35,12 +36,10 @@ probe() {  # probe NAME MODE N FIFO(0: default)
 EOF
   run "probes/$1" "$out/probes/$1.json"
 }
-probe fifo8k_noargs 1 800 8192
-probe fifo8k_int 0 800 8192
-probe fifo8k_str40 3 800 8192
-probe fifo8k_four 2 800 8192
-probe default_noargs 1 70000 0
-probe default_int 0 60000 0
+probe fifo600k_noargs 1 1 600000
+probe fifo1m_noargs 1 1 1048576
+probe fifo2m_noargs 1 1 2000000
+probe default_noargs 1 300000 0
 
 # Summaries: what each printf capture holds.
 for d in "$out"/*/ "$out"/probes/*/; do
@@ -51,7 +50,7 @@ for d in "$out"/*/ "$out"/probes/*/; do
   else
     echo "$(basename "$d"): no printf.txt" >> "$out/summary.txt"
   fi
-  grep -h '"printf_fifo_bytes"' "$d/manifest.json" >> "$out/summary.txt"
+  grep -h '"printf_fifo_bytes"\|"param_offsets"' "$d/manifest.json" >> "$out/summary.txt"
 done
 # The return values each run stored: runs of equal values, as "value x count from index".
 python3 - "$out" >> "$out/summary.txt" <<'PY'

@@ -50,6 +50,8 @@ class CudaBackend final : public spec::Backend {
   double last_elapsed_ms() const { return elapsed_ms_; }
   // CU_LIMIT_PRINTF_FIFO_SIZE in effect for the last launch (the driver may round what was asked).
   uint64_t last_printf_fifo_bytes() const { return printf_fifo_bytes_; }
+  // The parameter offsets cuFuncGetParamInfo reported for the last kernel_params call.
+  const std::vector<size_t>& param_offsets() const { return param_offsets_; }
 
  private:
   CUfunction function(const std::string& kernel);
@@ -61,6 +63,7 @@ class CudaBackend final : public spec::Backend {
   std::vector<CUdeviceptr> allocations_;
   double elapsed_ms_ = 0;
   uint64_t printf_fifo_bytes_ = 0;
+  std::vector<size_t> param_offsets_;
 };
 
 }  // namespace tcsim::hw
