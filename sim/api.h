@@ -28,9 +28,10 @@ struct LaunchConfig {
   // tcsim-hw does when the spec names a cluster): %is_explicit_cluster is then true even for a
   // 1x1x1 cluster. Cluster dims above one, or dims compiled into the kernel, imply it.
   bool explicit_cluster = false;
-  // Capacity of the device printf FIFO for this launch (cudaLimitPrintfFifoSize; CUDA's default is
-  // 1 MiB). printf calls whose record does not fit are dropped, as on the GPU (docs/printf.md).
-  uint64_t printf_fifo_bytes = uint64_t{1} << 20;
+  // The device printf FIFO's size for this launch (cudaLimitPrintfFifoSize), at least 512 KiB as on
+  // the H200; 0: the device's default (docs/printf.md "FIFO"). printf calls whose record does not
+  // fit are dropped and counted (LaunchResult::printf_dropped).
+  uint64_t printf_fifo_bytes = 0;
 };
 
 // Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on
@@ -73,6 +74,7 @@ struct LaunchResult {
   std::string printf_output;
   uint64_t printf_records = 0;             // printf calls whose output is in printf_output
   uint64_t printf_dropped = 0;             // printf calls dropped: the FIFO was full (or a text limit)
+  uint64_t printf_fifo_bytes = 0;          // the FIFO's capacity in effect
 };
 
 // An error in the simulated program or its launch: message names the PTX line, the CTA/warp/lane

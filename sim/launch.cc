@@ -98,10 +98,11 @@ class LaunchRun {
         }
     std::vector<const PrintfLog*> logs;
     for (auto& p : parts_) logs.push_back(&p->printf_log());
-    PrintfOutput po = merge_printf(logs, L_.cfg.printf_fifo_bytes);
+    PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
     r.printf_output = std::move(po.text);
     r.printf_records = po.records;
     r.printf_dropped = po.dropped;
+    r.printf_fifo_bytes = printf_fifo_capacity(L_);
     return r;
   }
 
@@ -172,7 +173,7 @@ class LaunchRun {
   std::string printf_note() const {
     std::vector<const PrintfLog*> logs;
     for (auto& p : parts_) logs.push_back(&p->printf_log());
-    const PrintfOutput po = merge_printf(logs, L_.cfg.printf_fifo_bytes);
+    const PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
     if (po.text.empty()) return "";
     constexpr size_t kShown = 64 << 10;
     std::string r = fmt::format("\n  device printf output before the error ({} call{}):\n", po.records,

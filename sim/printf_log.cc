@@ -1,5 +1,7 @@
 #include "sim/printf_log.h"
 
+#include "sim/launch_state.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -14,9 +16,14 @@ constexpr uint64_t kMaxTextBytes = uint64_t{64} << 20;
 
 }  // namespace
 
-uint64_t printf_record_bytes(uint64_t arg_bytes, uint64_t string_bytes) {
-  // Header (record length and format-string pointer) + arguments + copied strings.
-  return 16 + align8(arg_bytes) + align8(string_bytes);
+uint64_t printf_record_bytes(uint64_t slots, uint64_t format_bytes, uint64_t string_bytes) {
+  return 16 + 8 * slots + align8(format_bytes + 1) + align8(string_bytes);
+}
+
+uint64_t printf_fifo_capacity(const LaunchState& L) {
+  constexpr uint64_t kMin = uint64_t{512} << 10, kPerSm = uint64_t{64} << 10;
+  const uint64_t want = L.cfg.printf_fifo_bytes ? L.cfg.printf_fifo_bytes : kPerSm * L.machine->num_sms;
+  return std::max(want, kMin);
 }
 
 bool PrintfLog::add(uint64_t capacity, PrintfRecord r) {

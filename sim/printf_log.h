@@ -13,9 +13,17 @@
 
 namespace tcsim::sim {
 
-// The bytes a printf call takes in the FIFO: its header, the argument buffer, and the %s strings
-// it copies, each 8-byte aligned (docs/printf.md "FIFO": the layout measured on the H200).
-uint64_t printf_record_bytes(uint64_t arg_bytes, uint64_t string_bytes);
+// The bytes a printf call takes in the FIFO: a header, one 8-byte slot per argument, the format
+// string and the %s strings it copies, each rounded up to 8 bytes (docs/printf.md "FIFO": the slots
+// and the format copy after them are what the H200's output shows; the header size and the
+// strings' place are a model choice, UNCONFIRMED).
+uint64_t printf_record_bytes(uint64_t slots, uint64_t format_bytes, uint64_t string_bytes);
+
+struct LaunchState;
+// The FIFO's capacity for a launch: LaunchConfig::printf_fifo_bytes, at least 512 KiB (the H200's
+// driver reads a request of 4096 back as 524288); 0 asks for the default, 64 KiB per SM (the
+// H200's CU_LIMIT_PRINTF_FIFO_SIZE reads 8650752 = 132 x 65536; per SM is an inference).
+uint64_t printf_fifo_capacity(const LaunchState& L);
 
 struct PrintfRecord {
   uint64_t cycle = 0;

@@ -72,12 +72,13 @@ def main():
         for e in range(512):
             r, c = divmod(e, 32)
             want_y.append(a[(16 * cta + r) * 32 + c] * scale + x[x_off + 512 * cta + e] + table[c] + extra)
+    pad = [g["u32"] for g in spec["args"][2]["struct"]["fields"]]
     want_info = [shape[0], shape[1], struct.unpack("<I", struct.pack("<f", scale))[0], bias & M, flag,
-                 int.from_bytes(tag, "little"), seq, (iters << 32) | tail]
+                 int.from_bytes(tag, "little"), seq, (iters << 32) | tail, (pad[1] << 32) | pad[0]]
     _, ydata = read_npy(os.path.join(out, "Y.npy"))
     _, idata = read_npy(os.path.join(out, "info.npy"))
     got_y = struct.unpack("<1024f", ydata)
-    got_info = struct.unpack("<8Q", idata)
+    got_info = struct.unpack("<9Q", idata)
     bad = [(i, got_y[i], want_y[i]) for i in range(1024) if struct.pack("<f", got_y[i]) != struct.pack("<f", want_y[i])]
     ok = True
     if bad:
@@ -88,7 +89,7 @@ def main():
         if g != w:
             ok = False
             print(f"info[{i}]: got 0x{g:x}, want 0x{w:x}")
-    print(f"{spec_path}: {'as expected' if ok else 'DIFFERENT'} (Y: 1024 elements, info: 8 fields)")
+    print(f"{spec_path}: {'as expected' if ok else 'DIFFERENT'} (Y: 1024 elements, info: 9 fields)")
     return 0 if ok else 1
 
 

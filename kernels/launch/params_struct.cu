@@ -16,8 +16,9 @@
 //   dst[16b·32 + e] = tile[r][c] · p.scale + src[16b·32 + e] + kTable[c] + p.bias + p.flag
 //                     + (p.seq & 0xff) + p.shape.cols − p.shape.rows + p.tail + iters
 // (p.src = X + 256 bytes: the spec's offset_bytes), and thread 0 of CTA 0 copies every scalar
-// field as it sees it into info[0..8): shape.rows, shape.cols, scale's bits, bias, flag, the 8
-// tag bytes, seq, tail, iters.
+// field as it sees it into info[0..9): shape.rows, shape.cols, scale's bits, bias, flag, the 8
+// tag bytes, seq, tail | iters << 32, and the by-value Shape `pad` (a `.param .align 4 .b8 [8]`
+// parameter: a u64 scalar does not fit its alignment, bad/struct_param_u64.json).
 #include <cuda/ptx>
 #include <cstddef>
 #include <cstdint>
@@ -58,7 +59,7 @@ __constant__ float kTable[32];
 constexpr int kRows = 16, kCols = 32;
 
 __global__ void __launch_bounds__(128) params_struct(const __grid_constant__ Params p, uint32_t iters,
-                                                     uint64_t* info) {
+                                                     Shape pad, uint64_t* info) {
   __shared__ alignas(128) float tile[kRows][kCols];
   __shared__ alignas(8) uint64_t full;
   const int t = threadIdx.x;
@@ -93,5 +94,6 @@ __global__ void __launch_bounds__(128) params_struct(const __grid_constant__ Par
     info[5] = tag;
     info[6] = p.seq;
     info[7] = (static_cast<uint64_t>(iters) << 32) | p.tail;
+    info[8] = (static_cast<uint64_t>(pad.cols) << 32) | pad.rows;
   }
 }

@@ -16,6 +16,7 @@
 #include "sim/exec/device_calls.h"
 #include "sim/exec/printf_format.h"
 #include "sim/memory/access.h"
+#include "sim/partition.h"
 
 namespace tcsim::sim {
 namespace {
@@ -67,7 +68,7 @@ class LaneMemory final : public printf_format::Memory {
 
 void exec_vprintf(ExecCtx& c, const ExecInstr& in) {
   const CallSite& cs = c.prog->call_sites[in.aux];
-  const uint64_t capacity = c.launch->cfg.printf_fifo_bytes;
+  const uint64_t capacity = printf_fifo_capacity(*c.launch);
   for_lanes(c.mask, [&](int lane) {
     mem::GlobalCache gc;
     const uint64_t base = c.warp->frame_base(lane);
@@ -83,6 +84,11 @@ void exec_vprintf(ExecCtx& c, const ExecInstr& in) {
       LaneMemory m(c, lane, args_ptr, fmt);
       printf_format::Result r = printf_format::format(fmt, m);
       ret = r.ret;
+      // What the GPU leaves undefined here: one checker report per (instruction, rule).
+      for (const std::string& u : r.undefined)
+        c.part->warn(c.now, fmt::format("printf@{}:{}", in.src, u),
+                     format_fault(*c.launch, *c.warp, in, lane, c.now,
+                                  fmt::format("printf: {} (docs/printf.md)", u)));
       if (r.too_long) {
         c.part->printf_log().drop();
       } else {
@@ -91,7 +97,7 @@ void exec_vprintf(ExecCtx& c, const ExecInstr& in) {
         rec.cta = c.cta->linear_id();
         rec.warp = c.warp->id();
         rec.lane = static_cast<uint32_t>(lane);
-        rec.bytes = printf_record_bytes(r.arg_bytes, r.string_bytes);
+        rec.bytes = printf_record_bytes(r.slots, fmt.size(), r.string_bytes);
         rec.text = std::move(r.text);
         c.part->printf_log().add(capacity, std::move(rec));
       }

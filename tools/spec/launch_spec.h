@@ -119,7 +119,8 @@ struct LaunchSpec {
   bool cluster_given = false;  // "cluster" present in the file (hardware: explicit cluster launch)
   uint32_t dynamic_smem_bytes = 0;
   // The device printf FIFO's size for the launch (tcsim extension; tcsim-hw sets
-  // CU_LIMIT_PRINTF_FIFO_SIZE to it). Absent: the default, 1 MiB.
+  // CU_LIMIT_PRINTF_FIFO_SIZE to it, which the H200's driver raises to at least 512 KiB, as tcsim
+  // does). Absent: the device's default (docs/printf.md "FIFO").
   std::optional<uint64_t> printf_fifo_bytes;
   std::vector<BufferSpec> buffers;       // in file order (allocation order)
   std::vector<TensorMapSpec> tensor_maps;

@@ -91,6 +91,7 @@ void write_output_dir(const std::string& dir, const RunInfo& run, const std::vec
     pj["lines"] = count_lines(pc.text);
     if (pc.records) pj["records"] = *pc.records;
     if (pc.dropped) pj["dropped"] = *pc.dropped;
+    if (pc.fifo_bytes) pj["fifo_bytes"] = *pc.fifo_bytes;
     m["printf"] = pj;
     const std::string ppath = (fs::path(dir) / "printf.txt").string();
     if (!pc.text.empty()) {
@@ -150,6 +151,7 @@ OutputDir read_output_dir(const std::string& dir) {
         bad(ppath.string(), fmt::format("holds {} bytes, but the manifest says {}", pc.text.size(), bytes));
       if (pj.contains("records") && pj["records"].is_number_unsigned()) pc.records = pj["records"].get<uint64_t>();
       if (pj.contains("dropped") && pj["dropped"].is_number_unsigned()) pc.dropped = pj["dropped"].get<uint64_t>();
+      if (pj.contains("fifo_bytes") && pj["fifo_bytes"].is_number_unsigned()) pc.fifo_bytes = pj["fifo_bytes"].get<uint64_t>();
       r.run.printf_output = std::move(pc);
     }
     for (const auto& [oname, o] : m["outputs"].items()) {
@@ -180,7 +182,8 @@ OutputDir read_output_dir(const std::string& dir) {
     return r;
   }
   if (fs::exists(fs::path(dir) / "printf.txt", ec))
-    r.run.printf_output = PrintfCapture{read_text_file(fs::path(dir) / "printf.txt"), std::nullopt, std::nullopt};
+    r.run.printf_output = PrintfCapture{read_text_file(fs::path(dir) / "printf.txt"), std::nullopt, std::nullopt,
+                                        std::nullopt};
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.is_regular_file() && e.path().extension() == ".npy") files.push_back(e.path());

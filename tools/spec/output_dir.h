@@ -37,6 +37,7 @@ struct PrintfCapture {
   std::string text;
   std::optional<uint64_t> records;  // printf calls whose output is in `text` (tcsim)
   std::optional<uint64_t> dropped;  // printf calls dropped because the FIFO was full (tcsim)
+  std::optional<uint64_t> fifo_bytes;  // the FIFO's capacity in effect (tcsim; tcsim-hw: the driver's)
 };
 
 struct RunInfo {

@@ -66,7 +66,7 @@ std::string align_reason(const ArgSpec& a, const std::string& where) {
   switch (a.kind) {
     case ArgKind::TensorMap: return fmt::format("{} is a tensor map (CUtensorMap is alignas(64))", where);
     case ArgKind::Buffer: return fmt::format("{} is a pointer", where);
-    case ArgKind::Scalar: return fmt::format("{} is a {}-byte scalar", where, a.size());
+    case ArgKind::Scalar: return fmt::format("{} is a scalar of {} bytes", where, a.size());
     case ArgKind::Bytes: return fmt::format("{} is bytes", where);
     case ArgKind::Struct:
       for (size_t i = 0; i < a.fields.size(); ++i)

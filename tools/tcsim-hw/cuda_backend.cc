@@ -309,7 +309,7 @@ spec::LaunchOutcome CudaBackend::launch(const std::string& kernel, const spec::L
   cuEventDestroy(start);
   cuEventDestroy(stop);
   spec::LaunchOutcome o;
-  o.printf_output = spec::PrintfCapture{capture.finish(), std::nullopt, std::nullopt};
+  o.printf_output = spec::PrintfCapture{capture.finish(), std::nullopt, std::nullopt, fifo};
   return o;
 }
 

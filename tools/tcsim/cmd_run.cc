@@ -195,7 +195,7 @@ int run_run(Args args) {
     if (p->dropped.value_or(0))
       fmt::print(stderr, "note: printf: {} of {} printf calls dropped: the {}-byte printf FIFO was full "
                  "(cudaLimitPrintfFifoSize; docs/printf.md)\n", *p->dropped, *p->dropped + p->records.value_or(0),
-                 s.printf_fifo_bytes.value_or(uint64_t{1} << 20));
+                 p->fifo_bytes.value_or(0));
   }
   for (const auto& w : r.outcome.warnings) fmt::print(stderr, "warning: {}\n", w);
   fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));

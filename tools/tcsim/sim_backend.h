@@ -101,7 +101,8 @@ class SimBackend final : public spec::Backend {
     o.cycles = r.cycles;
     o.warnings = std::move(r.warnings);
     o.approx_ops = std::move(r.approx_ops);
-    o.printf_output = spec::PrintfCapture{std::move(r.printf_output), r.printf_records, r.printf_dropped};
+    o.printf_output =
+        spec::PrintfCapture{std::move(r.printf_output), r.printf_records, r.printf_dropped, r.printf_fifo_bytes};
     return o;
   }
 
