@@ -192,6 +192,7 @@ int run_run(Args args) {
   // Device printf output, as a GPU's driver writes it when the host synchronises: after the launch.
   if (const auto& p = r.outcome.printf_output) {
     std::fwrite(p->text.data(), 1, p->text.size(), stdout);
+    std::fflush(stdout);  // before any note or warning on stderr
     if (p->dropped.value_or(0))
       fmt::print(stderr, "note: printf: {} of {} printf calls dropped: the {}-byte printf FIFO was full "
                  "(cudaLimitPrintfFifoSize; docs/printf.md)\n", *p->dropped, *p->dropped + p->records.value_or(0),
