@@ -18,27 +18,23 @@ run() {  # run NAME SPEC
   echo "$1: exit $?" | tee -a "$out/summary.txt"
 }
 
-for s in params_struct printf_formats printf_odd printf_ub printf_flood_int printf_flood_noargs printf_flood_four \
+for s in params_struct printf_formats printf_odd printf_flood_int printf_flood_noargs printf_flood_four \
          printf_flood_str40 printf_flood_longfmt printf_flood_str2; do
   run "$s" "$here/$s.json"
 done
 
-# Probes: what CU_LIMIT_PRINTF_FIFO_SIZE reads back for other requests, and the default FIFO
-# (no printf_fifo_bytes; 8650752 bytes on the H200) flooded.
-probe() {  # probe NAME MODE N FIFO(0: default)
-  local fifo_line=""
-  [ "$4" != 0 ] && fifo_line="\"printf_fifo_bytes\": $4,"
-  cat > "$out/probes/$1.json" <<EOF
-{"ptx": "$here/printf_formats.sm_90a.ptx", "kernel": "printf_flood", "arch": "sm_90a",
- "grid": [1, 1, 1], "block": [1, 1, 1], $fifo_line
- "buffers": {"rets": {"dtype": "i32", "shape": [$3], "init": {"fill": -99}}},
- "args": [{"buffer": "rets"}, {"u32": $2}, {"u32": $3}], "outputs": ["rets"]}
-EOF
-  run "probes/$1" "$out/probes/$1.json"
-}
+# Probes (not goldens; docs/printf.md "FIFO" lists what they settle): what CU_LIMIT_PRINTF_FIFO_SIZE
+# reads back for other requests, and FIFOs flooded past their capacity — how many records of each
+# form survive (the record size), which ones (drop the newest or overwrite the oldest), and what
+# printf returns for a dropped call. The 2026-12-01 run had probes of 800 calls at 8192 bytes (read
+# back as 524288) and of up to 70000 calls at the default: none overflowed.
 probe fifo600k_noargs 1 1 600000
 probe fifo1m_noargs 1 1 1048576
 probe fifo2m_noargs 1 1 2000000
+probe overflow_noargs 1 40000 524288
+probe overflow_int 0 40000 524288
+probe overflow_four 2 30000 524288
+probe overflow_str40 3 20000 524288
 probe default_noargs 1 300000 0
 
 # Summaries: what each printf capture holds.

@@ -17,6 +17,7 @@
 #include "sim/exec/printf_format.h"
 #include "sim/memory/access.h"
 #include "sim/partition.h"
+#include "sim/report/report.h"
 
 namespace tcsim::sim {
 namespace {
@@ -84,11 +85,8 @@ void exec_vprintf(ExecCtx& c, const ExecInstr& in) {
       LaneMemory m(c, lane, args_ptr, fmt);
       printf_format::Result r = printf_format::format(fmt, m);
       ret = r.ret;
-      // What the GPU leaves undefined here: one checker report per (instruction, rule).
-      for (const std::string& u : r.undefined)
-        c.part->warn(c.now, fmt::format("printf@{}:{}", in.src, u),
-                     format_fault(*c.launch, *c.warp, in, lane, c.now,
-                                  fmt::format("printf: {} (docs/printf.md)", u)));
+      // What the GPU leaves undefined here: a finding of this call site per occurrence.
+      for (const std::string& u : r.undefined) report(c, Rule::PrintfUndefined, lane, u);
       if (r.too_long) {
         c.part->printf_log().drop();
       } else {

@@ -71,7 +71,12 @@ class FakeBackend final : public Backend {
       f += 1.0f;
       std::memcpy(at(a + 4 * i), &f, 4);
     }
-    return {42, {"a warning"}, {}, PrintfCapture{"printed\n", 1, 0, 524288}};
+    LaunchOutcome out;
+    out.cycles = 42;
+    out.finding_lines = {"a finding"};
+    out.finding_count = 1;
+    out.printf_output = PrintfCapture{"printed\n", 1, 0, 524288};
+    return out;
   }
 };
 
@@ -100,7 +105,7 @@ TEST_CASE("runner: allocates, initialises, launches with the parameter buffer, r
   CHECK(be.loaded_name == "dir/add.ptx");
   CHECK(r.kernel == "_Z3addjPf");
   CHECK(r.outcome.cycles == 42);
-  CHECK(r.outcome.warnings == std::vector<std::string>{"a warning"});
+  CHECK(r.outcome.finding_lines == std::vector<std::string>{"a finding"});
   REQUIRE(r.outputs.size() == 2);
   CHECK(r.outputs[0].name == "X");
   CHECK(r.outputs[0].shape == std::vector<uint64_t>{2, 4});
@@ -225,7 +230,7 @@ TEST_CASE("runner: a symbol's file is matched by bytes, whatever its element typ
 }
 
 TEST_CASE("runner: struct arguments reach the parameter buffer with their buffers and tensor maps") {
-  LaunchSpec s = parse_spec(R"({"ptx": "add.ptx", "kernel": "add", "grid": [1,1,1], "block": [1,1,1],
+  LaunchSpec s = parse_spec(R"({"ptx": "k.ptx", "kernel": "_Z1kv", "grid": [1,1,1], "block": [1,1,1],
     "buffers": {"X": {"dtype": "f32", "shape": [16]}},
     "tensor_maps": {"tm": {"buffer": "X", "dtype": "f32", "global_dims": [16], "box_dims": [8]}},
     "args": [{"struct": {"size": 192, "fields": [{"offset": 0, "buffer": "X", "offset_bytes": 4},

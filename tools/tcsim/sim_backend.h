@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/api.h"
+#include "sim/report/finding_json.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/tensor_map_encode.h"
 
@@ -97,13 +98,16 @@ class SimBackend final : public spec::Backend {
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
     if (s.printf_fifo_bytes) cfg.printf_fifo_bytes = *s.printf_fifo_bytes;
     sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
-    spec::LaunchOutcome o;
-    o.cycles = r.cycles;
-    o.warnings = std::move(r.warnings);
-    o.approx_ops = std::move(r.approx_ops);
-    o.printf_output =
+    spec::LaunchOutcome out;
+    out.cycles = r.cycles;
+    out.findings = sim::findings_to_json(r.findings);
+    out.findings_summary = sim::summarize_findings(r.findings);
+    out.finding_lines = r.finding_lines();
+    out.finding_count = sim::total_occurrences(r.findings);
+    out.approx_ops = r.approx_ops;
+    out.printf_output =
         spec::PrintfCapture{std::move(r.printf_output), r.printf_records, r.printf_dropped, r.printf_fifo_bytes};
-    return o;
+    return out;
   }
 
  private:
