@@ -665,6 +665,38 @@ def cluster_specs():
     mp("multicast_pipeline_2cta.json", [4, 1, 1], [2, 1, 1], 6)
     mp("multicast_pipeline_4cta.json", [4, 1, 1], [4, 1, 1], 6)
 
+    # Shared-memory addresses rank by rank (smem_addr.cu; docs/shared_memory.md).
+    def sa(name, kernel, grid, cluster, dyn):
+        ncta = grid[0] * grid[1] * grid[2]
+        out[name] = spec("smem_addr.sm_90a.ptx", kernel, grid, [64, 1, 1],
+                         {"out": buf("u32", [ncta, 64], fill(0))}, [B("out")], ["out"], cluster=cluster, dyn=dyn,
+                         comment=f"shared-memory address encoding, cluster {cluster}")
+
+    sa("smem_addr_c2.json", "smem_addr", [4, 1, 1], [2, 1, 1], 2000)
+    sa("smem_addr_c4.json", "smem_addr", [8, 1, 1], [4, 1, 1], 2000)
+    sa("smem_addr_c8.json", "smem_addr", [8, 1, 1], [8, 1, 1], 2000)
+    sa("smem_addr_c16.json", "smem_addr", [16, 1, 1], [16, 1, 1], 2000)
+    sa("smem_addr_2x2.json", "smem_addr", [4, 2, 1], [2, 2, 1], 2000)
+    sa("smem_addr_a1024.json", "smem_addr_a1024", [4, 1, 1], [2, 1, 1], 3000)
+    for mode in range(8):
+        out[f"smem_probe_m{mode}.json"] = spec(
+            "smem_addr.sm_90a.ptx", "smem_probe", [2, 1, 1], [32, 1, 1], {"out": buf("u32", [2, 8], fill(0))},
+            [u32(mode), B("out")], ["out"], cluster=[2, 1, 1],
+            comment=f"one questionable shared-memory access (smem_addr.cu smem_probe mode {mode})")
+
+    # As many clusters as the H200 runs at once (coresident.cu): cudaOccupancyMaxActiveClusters(k)
+    # with one CTA per SM (227 KiB of dynamic shared memory), measured on the H200 on 2026-12-01
+    # (kernels/probes/results/h200-2026-12-01-machine/machine_shape.txt, the OCC block=128 dyn=232448 rows).
+    h200_max_active_clusters = {1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15, 9: 9, 10: 7, 11: 7, 12: 7,
+                                13: 7, 14: 7, 15: 7, 16: 7}
+    for k, m in h200_max_active_clusters.items():
+        n = k * m
+        out[f"coresident_c{k}_fit.json"] = spec(
+            "coresident.sm_90a.ptx", "coresident", [n, 1, 1], [32, 1, 1],
+            {"counter": buf("u32", [1], fill(0)), "seen": buf("u32", [n], fill(7))},
+            [B("counter"), B("seen"), u32(n), {"u64": 20000000}], ["counter", "seen"], cluster=[k, 1, 1],
+            dyn=232448, comment=f"{m} clusters of {k}: as many as the H200 holds at once")
+
     out["elect_sync.json"] = spec("elect_sync.sm_90a.ptx", "elect_sync", [1, 1, 1], [64, 1, 1],
                                   {"out": buf("u32", [2, 6, 32], fill("0xffffffff"))}, [B("out")], ["out"],
                                   comment="elect.sync leaders and election order")
