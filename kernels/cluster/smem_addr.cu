@@ -357,6 +357,9 @@ extern "C" __global__ void smem_addr_a1024(uint32_t* __restrict__ out) {
 //           o[1] = the peer's own[2]
 //   mode 7: isspacep.shared::cta / ::cluster / .shared of window | (&own ^ 1 << 24), and of
 //           window | (&own & 0x00ffffff) | 5 << 24 -> o[0..5]
+//   mode 8: ld.shared.u32 (no ::cta) [&own ^ 1 << 24] -> o[0]
+//   mode 9: mbarrier.arrive.b64 (generic) [window | &bar ^ 1 << 24] by rank 1 only; after a
+//           cluster barrier o[0] = own bar's phase 0 completed (1/0)
 extern "C" __global__ void smem_probe(uint32_t mode, uint32_t* __restrict__ out) {
   __shared__ alignas(16) uint32_t own[4];
   __shared__ alignas(8) uint64_t bar;
@@ -421,6 +424,13 @@ extern "C" __global__ void smem_probe(uint32_t mode, uint32_t* __restrict__ out)
         o[5] = v;
         break;
       }
+      case 8:
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a ^ (1u << 24)) : "memory");
+        o[0] = v;
+        break;
+      case 9:
+        if (rank == 1) asm volatile("mbarrier.arrive.b64 _, [%0];" ::"l"(window | (b ^ (1u << 24))) : "memory");
+        break;
       default:
         break;
     }
@@ -432,7 +442,7 @@ extern "C" __global__ void smem_probe(uint32_t mode, uint32_t* __restrict__ out)
       o[0] = *reinterpret_cast<volatile uint32_t*>(reinterpret_cast<volatile uint8_t*>(own) + w);
       o[1] = ld_cluster(mapa_u32(a + w, rank ^ 1));
     }
-    if (mode == 4) {
+    if (mode == 4 || mode == 9) {
       uint32_t done;
       asm volatile(
           "{\n\t.reg .pred p;\n\tmbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0;\n\tselp.u32 %0, 1, 0, p;\n\t}"

@@ -678,7 +678,7 @@ def cluster_specs():
     sa("smem_addr_c16.json", "smem_addr", [16, 1, 1], [16, 1, 1], 2000)
     sa("smem_addr_2x2.json", "smem_addr", [4, 2, 1], [2, 2, 1], 2000)
     sa("smem_addr_a1024.json", "smem_addr_a1024", [4, 1, 1], [2, 1, 1], 3000)
-    for mode in range(8):
+    for mode in range(10):
         out[f"smem_probe_m{mode}.json"] = spec(
             "smem_addr.sm_90a.ptx", "smem_probe", [2, 1, 1], [32, 1, 1], {"out": buf("u32", [2, 8], fill(0))},
             [u32(mode), B("out")], ["out"], cluster=[2, 1, 1],
@@ -696,6 +696,19 @@ def cluster_specs():
             {"counter": buf("u32", [1], fill(0)), "seen": buf("u32", [n], fill(7))},
             [B("counter"), B("seen"), u32(n), {"u64": 20000000}], ["counter", "seen"], cluster=[k, 1, 1],
             dyn=232448, comment=f"{m} clusters of {k}: as many as the H200 holds at once")
+
+    # The shared-memory special registers by static size, dynamic size and cluster (smem_sregs.cu).
+    for st in (0, 224, 1000, 1100, 3000):
+        for dyn in (0, 420, 2000, 5000):
+            if st == 0 and dyn == 0:
+                continue  # the kernel stores dyn[0]: it needs dynamic shared memory
+            for cl in (None, [2, 1, 1]):
+                name = f"smem_sregs_s{st}_d{dyn}" + ("_c2" if cl else "")
+                out[name + ".json"] = spec(
+                    "smem_sregs.sm_90a.ptx", f"smem_sregs_s{st}", [2, 1, 1], [32, 1, 1],
+                    {"out": buf("u32", [2, 16], fill(0))}, [B("out")], ["out"], cluster=cl, dyn=dyn,
+                    comment=f"shared-memory special registers: {st} B static, {dyn} B dynamic"
+                            + (", cluster of 2" if cl else ""))
 
     out["elect_sync.json"] = spec("elect_sync.sm_90a.ptx", "elect_sync", [1, 1, 1], [64, 1, 1],
                                   {"out": buf("u32", [2, 6, 32], fill("0xffffffff"))}, [B("out")], ["out"],

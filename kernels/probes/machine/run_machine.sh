@@ -12,6 +12,8 @@
 # Results: $OUT/results.tar.gz (results/<spec>/..., *.txt, *.log) and $OUT/summary.txt.
 # Usage: run_machine.sh [TCSIM_HW] [MACHINE_SHAPE]   (prebuilt binaries; built here when missing or
 #        when they do not run on this machine)
+# SPECS="cluster/smem_sregs_*.json ..." (globs relative to kernels/): run only these specs through
+# tcsim-hw (no machine_shape, no SASS); the second capture of 2026-12-01 was run this way.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 OUT=${OUT:-$ROOT/out/machine}
@@ -46,6 +48,7 @@ if [ -z "$SHAPE" ] || ! [ -x "$SHAPE" ]; then
   nvcc -arch=sm_90a -O2 -o /tmp/machine_shape "$ROOT/kernels/probes/machine/machine_shape.cu" > "$R/build_shape.log" 2>&1
   SHAPE=/tmp/machine_shape
 fi
+if [ -z "${SPECS:-}" ]; then
 echo "[$(elapsed)s] machine_shape"
 timeout 120 "$SHAPE" > "$R/machine_shape.txt" 2>&1
 echo "machine_shape rc=$?"
@@ -74,9 +77,10 @@ for k, m in sorted(occ.items()):
         f.write(g.dump(s))
 print("coresident specs:", sorted(occ.items()))
 EOF
+fi
 
 echo "[$(elapsed)s] tcsim-hw runs"
-specs=$(cd "$ROOT/kernels" && ls cluster/smem_addr_*.json cluster/smem_probe_m*.json basic/cvt_nan.json cluster/coresident_c*_fit.json)
+specs=$(cd "$ROOT/kernels" && ls ${SPECS:-cluster/smem_addr_*.json cluster/smem_probe_m*.json basic/cvt_nan.json cluster/coresident_c*_fit.json})
 ok=0; bad=0; same=0; differ=0
 for s in $specs; do
   name=$(basename "$s" .json)
@@ -102,6 +106,7 @@ done
 echo "specs ok=$ok failed=$bad reproduced=$same differ=$differ"
 cp "$ROOT"/kernels/cluster/coresident_c*_fit.json "$R/" 2>/dev/null
 
+if [ -z "${SPECS:-}" ]; then
 echo "[$(elapsed)s] sass"
 PATH=$PATH:/usr/local/cuda/bin bash "$ROOT/kernels/probes/machine/sass_addr.sh" > "$R/sass_addr.txt" 2>&1 || echo "sass_addr.sh failed"
 python3 - "$R" <<'EOF'
@@ -123,6 +128,15 @@ if os.path.exists(p):
     a = np.load(p)
     for t in (0, 32, 30, 31):
         print("cvt_nan", t, " ".join(f"{int(v):x}" for v in a[t]))
+EOF
+fi
+python3 - "$R" <<'EOF'
+import numpy as np, sys, os, glob
+for d in sorted(glob.glob(os.path.join(sys.argv[1], "run1", "smem_sregs*"))) + \
+         sorted(glob.glob(os.path.join(sys.argv[1], "run1", "smem_probe_m[89]"))):
+    p = os.path.join(d, "out.npy")
+    if os.path.isdir(d) and os.path.exists(p):
+        print(os.path.basename(d), " | ".join(" ".join(f"{int(v):x}" for v in row[:11]) for row in np.load(p)))
 EOF
 tar -C "$(dirname "$R")" -czf "$OUT/results.tar.gz" results
 cp "$R/machine_shape.txt" "$OUT/" 2>/dev/null
