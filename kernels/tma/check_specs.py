@@ -218,6 +218,8 @@ def check_spec(path, s, problems):
     # H200's driver rejects (the 128B_ATOM modes: measured on H200, driver 580.159.04, 2026-11-30),
     # which run the sm_100a PTX on sm_100a (tcsim's Blackwell runs; run_hw.sh skips them on sm_90).
     sm100_only = any(t.get("swizzle") in gen_specs.SM100_ONLY_SWIZZLES for t in s.get("tensor_maps", {}).values())
+    # ... and the sm_100a twins of kernels whose Blackwell path uses sm_100a-only PTX (.cta_group::2).
+    sm100_only = sm100_only or os.path.basename(path) in gen_specs.SM100_ONLY_SPECS
     want = "sm_100a" if sm100_only else "sm_90a"
     if not check_only and (s.get("arch") != want or f".{want}.ptx" not in s["ptx"]):
         bad(f"this spec must run the {want} PTX on arch {want}"

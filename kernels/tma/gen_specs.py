@@ -606,6 +606,17 @@ def tensor_map_edges():
 # kernels/cluster
 
 
+# smem_addr.cu smem_probe: the modes whose run ends normally on the H200, and those that fault there
+# (kernels/probes/results/h200-2026-12-01-machine/smem_probe_faults.txt): a .shared::cta access
+# through another rank's address (0 ld, 1 st, 4 mbarrier.arrive, 6 red, 8 plain ld.shared) and a
+# .shared::cluster access to a rank outside the cluster (3).
+SMEM_PROBE_OK = (2, 5, 7, 9)
+# Specs that run their kernel's sm_100a PTX on sm_100a (an sm_100a-only instruction form; tcsim alone
+# runs them, judged by expect.py's model): check_specs.py.
+SM100_ONLY_SPECS = ("peer_bit_tma_sm100.json",)
+SMEM_PROBE_FAULTS = (0, 1, 3, 4, 6, 8)
+
+
 def cluster_specs():
     out = {}
 
@@ -678,7 +689,8 @@ def cluster_specs():
     sa("smem_addr_c16.json", "smem_addr", [16, 1, 1], [16, 1, 1], 2000)
     sa("smem_addr_2x2.json", "smem_addr", [4, 2, 1], [2, 2, 1], 2000)
     sa("smem_addr_a1024.json", "smem_addr_a1024", [4, 1, 1], [2, 1, 1], 3000)
-    for mode in range(10):
+    # The modes the H200 ran to the end (the others fault: bad_specs()).
+    for mode in SMEM_PROBE_OK:
         out[f"smem_probe_m{mode}.json"] = spec(
             "smem_addr.sm_90a.ptx", "smem_probe", [2, 1, 1], [32, 1, 1], {"out": buf("u32", [2, 8], fill(0))},
             [u32(mode), B("out")], ["out"], cluster=[2, 1, 1],
@@ -709,6 +721,17 @@ def cluster_specs():
                     {"out": buf("u32", [2, 16], fill(0))}, [B("out")], ["out"], cluster=cl, dyn=dyn,
                     comment=f"shared-memory special registers: {st} B static, {dyn} B dynamic"
                             + (", cluster of 2" if cl else ""))
+
+    # The CUTLASS 2-SM idiom: the odd CTA reaches the leader's barrier through its own address with
+    # bit 24 cleared (peer_bit_tma.cu); 2 pairs.
+    for arch, tag in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
+        out[f"peer_bit_tma_{tag}.json"] = spec(
+            f"peer_bit_tma.{arch}.ptx", "peer_bit_tma", [4, 1, 1], [32, 1, 1],
+            {"a": buf("u32", [32, 32], bits(341)), "out": buf("u32", [4, 8, 32], fill(0)),
+             "done": buf("u32", [2], fill(0))},
+            [TM("tm_a"), B("out"), B("done")], ["out", "done"],
+            {"tm_a": tmap("a", "u32", [32, 32], [32, 8], strides=[128])}, cluster=[2, 1, 1], arch=arch,
+            comment=f"the odd CTA signals the leader's mbarrier through its own address & 0xFEFFFFFF ({arch})")
 
     out["elect_sync.json"] = spec("elect_sync.sm_90a.ptx", "elect_sync", [1, 1, 1], [64, 1, 1],
                                   {"out": buf("u32", [2, 6, 32], fill("0xffffffff"))}, [B("out")], ["out"],
@@ -754,6 +777,11 @@ def bad_specs():
     tma["misaligned_mbarrier.json"] = spec(
         "misaligned_mbarrier.sm_90a.ptx", "misaligned_mbarrier", [1, 1, 1], [32, 1, 1],
         {"out": buf("u32", [1], fill(0))}, [B("out")], ["out"], comment="BROKEN: mbarrier at 4 mod 8")
+    for mode in SMEM_PROBE_FAULTS:
+        cl[f"smem_probe_m{mode}.json"] = spec(
+            "../smem_addr.sm_90a.ptx", "smem_probe", [2, 1, 1], [32, 1, 1], {"out": buf("u32", [2, 8], fill(0))},
+            [u32(mode), B("out")], ["out"], cluster=[2, 1, 1],
+            comment=f"FAULTS on the H200: smem_addr.cu smem_probe mode {mode}")
     cl["dsmem_after_exit.json"] = spec(
         "dsmem_after_exit.sm_90a.ptx", "dsmem_after_exit", [2, 1, 1], [128, 1, 1],
         {"out": buf("u32", [128], fill(0))}, [B("out")], ["out"], cluster=[2, 1, 1],

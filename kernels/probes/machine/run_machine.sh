@@ -38,7 +38,7 @@ if [ -z "$HW" ] || ! "$HW" --help > /dev/null 2>&1; then
   inc=""
   [ -n "${TCSIM_HW_INCLUDES:-}" ] && inc="-I$TCSIM_HW_INCLUDES"
   ls "$ROOT"/tools/tcsim-hw/main.cc "$ROOT"/tools/tcsim-hw/cuda_backend.cc "$ROOT"/tools/spec/*.cc \
-     "$ROOT"/models/formats/*.cc "$ROOT"/isa/descriptors/tensor_map.cc "$ROOT"/isa/descriptors/bitfield.cc 2>/dev/null |
+     "$ROOT"/models/formats/*.cc "$ROOT"/models/machine/machine_table.cc "$ROOT"/isa/descriptors/tensor_map.cc "$ROOT"/isa/descriptors/bitfield.cc 2>/dev/null |
     xargs -P 16 -I{} sh -c 'g++ -std=c++20 -O1 -ffp-contract=off -DFMT_HEADER_ONLY -I"$1" $2 -isystem /usr/local/cuda/include -c "$3" -o "$4/$(echo "$3" | tr / _).o"' _ "$ROOT" "$inc" {} "$B"
   g++ "$B"/*.o -o "$B/tcsim-hw" -L/usr/local/cuda/lib64/stubs -lcuda > "$R/build_tcsim_hw.log" 2>&1
   HW=$B/tcsim-hw
