@@ -503,7 +503,9 @@ void bind_convert(BindCtx& b) {
   // cvt converts between typed values: the bit types are not among its .dtype/.atype (PTX ISA
   // §9.7.9.21 cvt; ptxas: "Unexpected instruction types specified for 'cvt'").
   for (Type t : {dt, st})
-    if (t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128)
+    if (t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128 ||
+        t == Type::E4M3 || t == Type::E5M2 || t == Type::E2M3 || t == Type::E3M2 || t == Type::E2M1 ||
+        t == Type::UE8M0)
       b.fail(fmt::format("cvt does not take the bit type .{} (use .u or .s types of the same size)",
                          isa::ptx::type_name(t)));
   if (b.has(Mod::pack)) return bind_cvt_pack(b);  // cvt_pack.cc (PTX ISA §9.7.9.22)

@@ -171,6 +171,13 @@ Type elem_type(BindCtx& b) {
 
 void bind_ld_st(BindCtx& b, bool store) {
   using isa::ptx::Op;
+  // The untyped modifiers of ld/ldu/st: cache operators, eviction priorities, prefetch sizes, the
+  // cache hint (PTX ISA §9.7.9 Data Movement: .cop, .level::*); anything else (`.uni`, `.sat`) is
+  // ptxas's "Illegal modifier".
+  b.only_mods({Mod::nc, Mod::ca, Mod::cg, Mod::cs, Mod::lu, Mod::cv, Mod::wb, Mod::wt, Mod::L1_evict_normal,
+               Mod::L1_evict_unchanged, Mod::L1_evict_first, Mod::L1_evict_last, Mod::L1_no_allocate,
+               Mod::L2_evict_normal, Mod::L2_evict_first, Mod::L2_evict_last, Mod::L2_evict_unchanged,
+               Mod::L2_cache_hint, Mod::L2_64B, Mod::L2_128B, Mod::L2_256B, Mod::unified});
   const Type t = elem_type(b);
   const uint32_t esize = std::max(1, isa::ptx::type_bits(t) / 8);
   const uint32_t vec = b.in.vec;
