@@ -183,6 +183,13 @@ void Device::copy_from_device(void* dst, uint64_t src, uint64_t bytes) const {
   if (bytes) std::memcpy(dst, impl_->gm.host(src), bytes);
 }
 
+std::vector<std::string> LaunchResult::finding_lines() const {
+  std::vector<std::string> out;
+  for (const FindingGroup& g : findings)
+    for (const Finding& f : g.first) out.push_back(f.str());
+  return out;
+}
+
 LaunchResult Device::launch(const Module& m, std::string_view kernel, const LaunchConfig& cfg,
                             std::span<const std::byte> params) {
   const Function& f = find_kernel(m, kernel);

@@ -63,7 +63,7 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-      if (first) throw SimError(first->message + warnings_note());
+      if (first) throw SimError(first->message + findings_note());
       for (auto& p : parts_) p->overlay().commit(*L_.gm);
       // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
       // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
@@ -96,13 +96,13 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock() + warnings_note());
+      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
     }
     LaunchResult r;
-    r.warnings = all_warnings();
+    r.findings = all_findings();
     r.cycles = end.count();
     r.warp_instructions = total;
     r.thread_instructions = thread_instrs;
@@ -166,17 +166,18 @@ class LaunchRun {
     }
   }
 
-  // Checker warnings of every partition, in partition order (deterministic).
-  std::vector<std::string> all_warnings() const {
-    std::vector<std::string> w;
-    for (auto& p : parts_) w.insert(w.end(), p->warnings().begin(), p->warnings().end());
-    return w;
+  // Findings of every partition, merged by (rule, site), earliest first (deterministic).
+  std::vector<FindingGroup> all_findings() const {
+    std::vector<const FindingLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->findings());
+    return FindingLog::merge(logs, L_);
   }
-  // Warnings raised before a fatal error often explain it (a stale parity before a race).
-  std::string warnings_note() const {
-    std::string r;
-    for (const std::string& w : all_warnings()) r += "\n  checker warning: " + w;
-    return r;
+  // Findings recorded before a fatal error often explain it (a stale parity before a deadlock).
+  std::string findings_note() const {
+    std::string s = summarize_findings(all_findings());
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    if (!s.empty()) s.insert(s.begin(), '\n');
+    return s;
   }
 
   std::string where_warps_are() const {

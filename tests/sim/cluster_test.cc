@@ -107,7 +107,7 @@ $Lend:
     CHECK(r.out[512 + cta] == (rank + 1) % 4);  // getctarank(mapa(.., right)) = right
     CHECK(r.out[520 + cta] == (rank + 2) % 4);  // getctarank of the generic mapa into r+2
   }
-  CHECK(r.r.warnings.empty());
+  CHECK(r.r.findings.empty());
 }
 
 TEST_CASE("remote mbarrier arrive: every CTA of the cluster arrives on rank 0's barrier") {
@@ -163,7 +163,7 @@ $Lend:
   CHECK(r.out[2] == 3);
   CHECK(r.out[3] == 4);
   CHECK(r.out[4] == 10);
-  CHECK(r.r.warnings.empty());
+  CHECK(r.r.findings.empty());
 }
 
 TEST_CASE("DSMEM misuse: a store into a peer that may exit first, a rank outside the cluster") {
@@ -279,7 +279,7 @@ $Lend:
   CHECK(r.out[2] == 105);
   CHECK(r.out[3] == 0x0F);
   CHECK(r.out[4] == 1);
-  CHECK(r.r.warnings.empty());
+  CHECK(r.r.findings.empty());
   // The mbarrier in another CTA than the destination.
   const std::string wrong = R"(
   setp.ne.u32 %p2, %r2, 1;

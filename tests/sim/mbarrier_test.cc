@@ -212,7 +212,7 @@ $Ldone:
   for (uint32_t l = 0; l < 32; ++l) CHECK(out[l] == 1000 + l);
   CHECK(r.cycles >= 20000);           // the consumer waited for the producer's sleep
   CHECK(r.warp_instructions < 200);   // and did not spin while suspended
-  CHECK(r.warnings.empty());
+  CHECK(r.findings.empty());
 }
 
 TEST_CASE("mbarrier PTX: try_wait with a suspend-time hint returns False when the limit expires") {
@@ -318,7 +318,7 @@ TEST_CASE("mbarrier PTX: checker warnings — lapping, stale parity, transaction
   auto one = [](const std::string& b) { return kernel("  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra $Ldone;\n" + b + "\n$Ldone:\n"); };
   auto warnings = [](const std::string& ptx) {
     std::string all;
-    for (const auto& w : run(ptx, 32).warnings) all += w + "\n";
+    for (const auto& w : run(ptx, 32).finding_lines()) all += w + "\n";
     return all;
   };
   // init(1): arrive completes phase 0; a second arrive lands on phase 1 before any wait saw phase 0.
@@ -339,7 +339,7 @@ TEST_CASE("mbarrier PTX: checker warnings — lapping, stale parity, transaction
                                       "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r4], 64;"));
   CHECK(tx.find("at exit the mbarrier at shared::cta 0x0 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64) "
                 "has 64 more transaction units completed than were expected") != std::string::npos);
-  // A correct pipeline warns about nothing (the first test case checks r.warnings.empty()).
+  // A correct pipeline warns about nothing (the first test case checks r.findings.empty()).
 }
 
 TEST_CASE("mbarrier PTX: a phase that can never complete is a deadlock report naming the waiters and the state") {

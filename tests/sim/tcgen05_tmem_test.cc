@@ -108,7 +108,7 @@ std::string run_error(const std::string& body, const std::string& decls = "", ui
     h.load(ptx, "t.ptx");
     const uint64_t out = h.zeros(4096);
     auto r = h.launch("k", {1, 1, 1}, {threads, 1, 1}, test::Params().add(out));
-    if (warnings) *warnings = r.warnings;
+    if (warnings) *warnings = r.finding_lines();
   } catch (const sim::SimError& e) {
     return e.what();
   }
@@ -141,7 +141,7 @@ TEST_CASE("tcgen05.ld/st: every shape, .num and pack::16b moves the cells of the
     const int regs = regs_per_x1(k.s) * k.num, halves = k.s == S32x32b ? 1 : 2;
     const uint64_t out = h.zeros(size_t{128} * regs * halves * 4);
     auto r = h.launch("k", {1, 1, 1}, {128, 1, 1}, test::Params().add(out));
-    CHECK(r.warnings.empty());
+    CHECK(r.findings.empty());
     auto got = h.download<uint32_t>(out, size_t{128} * regs * halves);
     auto value = [](int lane, int col) { return uint32_t(lane) << 16 | uint32_t(col); };
     int bad = 0;
@@ -289,7 +289,7 @@ TEST_CASE("tcgen05.ld/st: lane quarters, allocation bounds, early reads") {
     auto got = h.download<uint32_t>(out, 64);
     CHECK(got[0] == 6);   // the old %r6 + 1
     CHECK(got[1] == 78);  // after the wait: 77 + 1
-    REQUIRE(r.warnings.size() == 1);
-    CHECK(r.warnings[0].find("uses %r6 before tcgen05.wait::ld") != std::string::npos);
+    REQUIRE(r.finding_lines().size() == 1);
+    CHECK(r.finding_lines()[0].find("uses %r6 before tcgen05.wait::ld") != std::string::npos);
   }
 }

@@ -146,8 +146,8 @@ TEST_CASE("tma .cta_group::2: both CTAs of a pair complete_tx on the even CTA's 
     for (uint32_t i = 0; i < 16; ++i) CHECK(r.out[16 * rank + i] == word_at(64 * rank + 4 * i));
   CHECK(r.out[64] == 1);  // rank 0's bar completed phase 0
   CHECK(r.out[65] == 0);  // rank 1's bar was never signalled
-  for (const auto& w : r.r.warnings) MESSAGE(w);
-  CHECK(r.r.warnings.empty());
+  for (const auto& w : r.r.finding_lines()) MESSAGE(w);
+  CHECK(r.r.findings.empty());
 }
 
 TEST_CASE("tma .cta_group::2 + .multicast::cluster: each destination signals its pair member of mbar's parity") {
@@ -178,8 +178,8 @@ $Lissued:
   CHECK(r.out[65] == 1);
   CHECK(r.out[66] == 0);
   CHECK(r.out[67] == 1);
-  for (const auto& w : r.r.warnings) MESSAGE(w);
-  CHECK(r.r.warnings.empty());
+  for (const auto& w : r.r.finding_lines()) MESSAGE(w);
+  CHECK(r.r.findings.empty());
 }
 
 TEST_CASE("tma .cta_group: an mbarrier outside the pair (or in the peer without ::2) is an error") {
