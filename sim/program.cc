@@ -136,9 +136,14 @@ Ref BindCtx::src_of(const Operand& o, Type t, bool wider_ok) {
       // Immediate kinds (ptxas: "Arguments mismatch"): integer types take integer literals only; bit
       // types also take a floating-point constant of their own width: 0fXXXXXXXX for .b32, 0d... or
       // a decimal literal (an f64 value, PTX ISA §4.5.2 "Floating-Point Constants") for .b64.
+      if (o.imm_kind == ImmKind::Int && is_half(t))
+        fail(fmt::format("an integer immediate for a .{} operand (half-precision operands take registers)",
+                         type_name(t)));
       if (o.imm_kind != ImmKind::Int) {
         const TypeKind k = type_kind(t);
         if (k == TypeKind::Pred) fail("a floating-point immediate where a predicate value is expected");
+        if (is_half(t)) fail(fmt::format("an immediate for a .{} operand (half-precision operands take registers)",
+                                         type_name(t)));
         if (k == TypeKind::Signed || k == TypeKind::Unsigned)
           fail(fmt::format("a floating-point immediate where a .{} integer is expected", type_name(t)));
         if (k == TypeKind::Bit && (o.imm_kind == ImmKind::F32 ? 32 : 64) != type_bits(t))
