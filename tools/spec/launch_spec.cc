@@ -367,7 +367,9 @@ ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const La
   if (j.size() != 1)
     c.fail(path, fmt::format("expected {{\"buffer\": NAME [, \"offset_bytes\": N]}}, {{\"tensor_map\": "
                              "NAME}} or one scalar {{\"u32\": V}}; found {}", j.dump()));
-  const auto& [key, val] = *j.items().begin();
+  // One scalar member (the iteration proxy is a temporary: copy out the key, keep no reference to it).
+  const std::string key = j.begin().key();
+  const Json& val = j.begin().value();
   bool scalar = false;
   for (auto t : kScalarTypes) scalar |= (t == key);
   if (!scalar)
