@@ -12,7 +12,7 @@
 
 #include "sim/event_queue.h"
 #include "sim/launch_state.h"
-#include "sim/memory/atomic_queue.h"
+#include "sim/memory/rmw_log.h"
 #include "sim/memory/store_overlay.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
@@ -39,10 +39,11 @@ class Partition {
   std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
   EventQueue& events() { return events_; }
   StoreOverlay& overlay() { return overlay_; }
-  // Global atomics issued this quantum, applied at its end (sim/memory/atomic_queue.h).
-  AtomicQueue& atomics() { return atomics_; }
+  // Global read-modify-writes (atom/red, bulk reductions) of this quantum, applied at its end
+  // (sim/memory/rmw_log.h).
+  RmwLog& rmw_log() { return rmw_log_; }
   Cycles now() const { return now_; }
-  // The end (exclusive) of the quantum being run: when pending global atomics complete.
+  // The end (exclusive) of the quantum being run: when pending global read-modify-writes complete.
   Cycles quantum_end() const { return quantum_end_; }
 
   // Runs until `end` (exclusive) or the first fault. Safe to call in parallel with other
@@ -96,7 +97,7 @@ class Partition {
   std::vector<std::unique_ptr<Sm>> sms_;
   EventQueue events_;
   StoreOverlay overlay_;
-  AtomicQueue atomics_;
+  RmwLog rmw_log_;
   Cycles now_;
   Cycles quantum_end_;
   std::optional<Fault> fault_;

@@ -3,11 +3,17 @@
 #include "sim/partition.h"
 #include "sim/timing.h"
 #include "sim/units/tensor_core.h"
+#include "sim/units/tma_engine.h"
 
 namespace tcsim::sim {
 
 Sm::Sm(Partition& part, uint32_t id) : part_(&part), id_(id) {}
 Sm::~Sm() = default;
+
+tma::TmaEngine& Sm::tma() {
+  if (!tma_) tma_ = std::make_unique<tma::TmaEngine>(*this);
+  return *tma_;
+}
 
 TensorCore& Sm::tensor_core() {
   if (!tc_) tc_ = std::make_unique<TensorCore>(*this);

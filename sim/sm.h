@@ -14,6 +14,9 @@ namespace tcsim::sim {
 
 class Partition;
 class TensorCore;
+namespace tma {
+class TmaEngine;
+}
 
 class Sm {
  public:
@@ -35,6 +38,8 @@ class Sm {
   // The SM's tensor core and Tensor Memory (sim/units/tensor_core.h), created on first use.
   TensorCore& tensor_core();
   TensorCore* tensor_core_if_used() const { return tc_.get(); }
+  // The SM's TMA / bulk-copy engine (sim/units/tma_engine.h), created on first use.
+  tma::TmaEngine& tma();
 
  private:
   struct Sub {
@@ -52,6 +57,7 @@ class Sm {
   std::array<Sub, 4> subs_;
   uint32_t threads_used_ = 0, smem_used_ = 0;
   std::unique_ptr<TensorCore> tc_;
+  std::unique_ptr<tma::TmaEngine> tma_;
 };
 
 }  // namespace tcsim::sim
