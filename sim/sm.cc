@@ -126,8 +126,13 @@ void Sm::retire(std::vector<Cycles>& finished, uint64_t* thread_instructions) {
       std::erase_if(s.warps, [&](Warp* w) { return &w->cta() == &c; });
       s.greedy = 0;
     }
+    if (c.cluster().size() > 1 && c.cluster().any_running()) {
+      c.cluster().detach(c.cluster_rank(), &c);
+      retired_.push_back(std::move(ctas_[i]));
+    }
     ctas_.erase(ctas_.begin() + static_cast<long>(i));
   }
+  std::erase_if(retired_, [](const std::unique_ptr<Cta>& c) { return !c->cluster().any_running(); });
 }
 
 }  // namespace tcsim::sim

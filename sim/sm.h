@@ -54,6 +54,9 @@ class Sm {
   Partition* part_;
   uint32_t id_;
   std::vector<std::unique_ptr<Cta>> ctas_;
+  // Retired CTAs whose cluster still runs: their SM resources are free, their shared memory stays
+  // reachable for late peer accesses (sim/cluster.h, docs/cluster_lifetime.md).
+  std::vector<std::unique_ptr<Cta>> retired_;
   std::array<Sub, 4> subs_;
   uint32_t threads_used_ = 0, smem_used_ = 0;
   std::unique_ptr<TensorCore> tc_;
