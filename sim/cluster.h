@@ -144,9 +144,6 @@ class Cluster {
   std::array<std::vector<uint32_t>, kMaxClusterCtas> arrived_in_{};  // per thread: phase + 1, 0 = none
   std::array<uint32_t, kMaxClusterCtas> threads_{};
   std::array<uint32_t, kMaxClusterCtas> warps_{};
-
- public:
-  const VClock& barrier_done_clock() const { return bar_done_; }
 };
 
 // A handle on a CTA that stays safe after the CTA retired (get() returns nullptr then): what

@@ -54,14 +54,12 @@ class Partition {
   Cycles next_activity() const;
   const std::optional<Fault>& fault() const { return fault_; }
   uint64_t issued() const { return issued_; }
-  void count_fence() { ++fences_; }
   // An .approx instruction (Program::approx_names index) executed here (LaunchResult::approx_ops).
   void note_approx(uint32_t id) {
     if (id >= approx_seen_.size()) approx_seen_.resize(id + 1, 0);
     approx_seen_[id] = 1;
   }
   const std::vector<uint8_t>& approx_seen() const { return approx_seen_; }
-  uint64_t fences() const { return fences_; }
   void set_now(Cycles t) { now_ = t; }
   // Text describing every blocked warp (deadlock report).
   std::string describe_blocked() const;
@@ -102,7 +100,6 @@ class Partition {
   Cycles quantum_end_;
   std::optional<Fault> fault_;
   uint64_t issued_ = 0;
-  uint64_t fences_ = 0;
   std::vector<uint8_t> approx_seen_;
   FindingLog findings_;
   const Warp* executing_ = nullptr;

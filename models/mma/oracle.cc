@@ -327,15 +327,6 @@ uint32_t round_dyadic(const Dyadic& v, int frac, int mant_bits, int exp_bits, in
   return sign | (mm << (mant_bits - frac));
 }
 
-ExactValue value_of_output(DType dtype, uint32_t word) {
-  ExactValue r;
-  const Val v = decode(dtype, word, false);
-  if (v.cls == FpClass::NaN) r.special = Special::NaN;
-  else if (v.cls == FpClass::Inf) r.special = v.neg ? Special::NegInf : Special::PosInf;
-  else r.value = v.v;
-  return r;
-}
-
 ExactValue exact(const DotShape& s, const Inputs& in) {
   ExactValue r;
   const Decoded d = decode_all(s, in);

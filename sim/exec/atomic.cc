@@ -473,7 +473,7 @@ void bind_atomic(BindCtx& b) {
   switch (b.in.op) {
     case Op::atom: return bind_atom_red(b, false);
     case Op::red: return bind_atom_red(b, true);
-    default: b.not_implemented("this atomic row belongs to a later family (multimem: NVLink multicast memory)");
+    default: b.not_implemented("multimem (NVLink multicast memory) is not implemented yet");
   }
 }
 

@@ -33,7 +33,7 @@ using isa::ptx::Sem;
 using isa::ptx::Space;
 using isa::ptx::Type;
 
-// Functional-mode latency of a remote shared-memory store (timing model: a later issue).
+// Functional-mode latency of a remote shared-memory store (assumed; no timing model for it yet).
 constexpr Cycles kRemoteAsyncLatency{32};
 
 // aux: bits 0-7 element bytes, 8-15 vector length, bit 16 red.async, 17-20 its rmw::Op, 24-31 its

@@ -548,7 +548,6 @@ void bind_tcgen05_mma(BindCtx& b) {
   if (i >= n) b.fail("tcgen05.mma: enable-input-d (a predicate) is missing");
   bool neg = false;
   ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
-  ops[4].is_pred = true;
   if (neg) aux |= kAuxEnableNeg;
   ++i;
   if (i < n) {

@@ -3,46 +3,42 @@
 # <corpus>/golden/h200/<spec>/ (from `tcsim-hw run SPEC --out DIR` on the H200; see
 # kernels/tma/README.md) runs as kernels_<corpus>_golden_<spec>: `tcsim run SPEC --golden DIR`.
 # A golden is committed once tcsim reproduces it, so each directory is a passing test.
-if(EXISTS ${PROJECT_SOURCE_DIR}/tools/tcsim/cmd_run.cc)
-  foreach(_corpus tma cluster)
-    set(_dir ${PROJECT_SOURCE_DIR}/kernels/${_corpus})
-    file(GLOB _goldens LIST_DIRECTORIES true ${_dir}/golden/h200/*)
-    foreach(_golden ${_goldens})
-      if(NOT EXISTS ${_golden}/manifest.json)
-        continue()
-      endif()
-      get_filename_component(_stem ${_golden} NAME)
-      if(EXISTS ${_dir}/${_stem}.json)
-        tcsim_add_golden_test(kernels_${_corpus}_golden_${_stem} ${_dir}/${_stem}.json ${_golden})
-      elseif(EXISTS ${_dir}/swizzle/${_stem}.json)
-        tcsim_add_golden_test(kernels_${_corpus}_golden_${_stem} ${_dir}/swizzle/${_stem}.json ${_golden})
-      endif()
-    endforeach()
+foreach(_corpus tma cluster)
+  set(_dir ${PROJECT_SOURCE_DIR}/kernels/${_corpus})
+  file(GLOB _goldens LIST_DIRECTORIES true ${_dir}/golden/h200/*)
+  foreach(_golden ${_goldens})
+    if(NOT EXISTS ${_golden}/manifest.json)
+      continue()
+    endif()
+    get_filename_component(_stem ${_golden} NAME)
+    if(EXISTS ${_dir}/${_stem}.json)
+      tcsim_add_golden_test(kernels_${_corpus}_golden_${_stem} ${_dir}/${_stem}.json ${_golden})
+    elseif(EXISTS ${_dir}/swizzle/${_stem}.json)
+      tcsim_add_golden_test(kernels_${_corpus}_golden_${_stem} ${_dir}/swizzle/${_stem}.json ${_golden})
+    endif()
   endforeach()
-endif()
+endforeach()
 
 # Broken kernels of kernels/tma/bad and kernels/cluster/bad (table in kernels/tma/README.md) whose
 # report tcsim produces today (the others need TMA): exit code 2 and the named report.
-if(EXISTS ${PROJECT_SOURCE_DIR}/tools/tcsim/cmd_run.cc)
-  set(_async_bad
-      "tma|deadlock_pipeline|deadlock.*mbarrier at shared::cta 0x2010 \\(phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0\\).*deadlock_pipeline.sm_90a.ptx:224.*warp 1 lanes 0-31: waiting \\(mbarrier.try_wait\\) on mbarrier at shared::cta 0x2000 \\(phase 0, parity 0, 1 of 1 arrivals pending"
-      "tma|misaligned_mbarrier|mbarrier.init: the mbarrier address shared::cta 0x4 is not 8-byte aligned")
-  foreach(_case ${_async_bad})
-    string(REPLACE "|" ";" _parts "${_case}")
-    list(GET _parts 0 _corpus)
-    list(GET _parts 1 _name)
-    list(GET _parts 2 _regex)
-    add_test(NAME kernels_${_corpus}_bad_${_name}
-             COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim>
-                     -DSPEC=${PROJECT_SOURCE_DIR}/kernels/${_corpus}/bad/${_name}.json
-                     -DEXPECT_RC=2 "-DEXPECT_REGEX=${_regex}" "-DEXTRA=--max-steps 2000000"
-                     -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
-  endforeach()
-  # Remote stores into a CTA with no cluster barrier before its exit: the GPU runs it, so it is the
-  # tolerated finding dsmem-exit-unordered (docs/cluster_lifetime.md), which --strict makes an error.
-  add_test(NAME kernels_cluster_bad_dsmem_after_exit
+set(_async_bad
+    "tma|deadlock_pipeline|deadlock.*mbarrier at shared::cta 0x2010 \\(phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0\\).*deadlock_pipeline.sm_90a.ptx:224.*warp 1 lanes 0-31: waiting \\(mbarrier.try_wait\\) on mbarrier at shared::cta 0x2000 \\(phase 0, parity 0, 1 of 1 arrivals pending"
+    "tma|misaligned_mbarrier|mbarrier.init: the mbarrier address shared::cta 0x4 is not 8-byte aligned")
+foreach(_case ${_async_bad})
+  string(REPLACE "|" ";" _parts "${_case}")
+  list(GET _parts 0 _corpus)
+  list(GET _parts 1 _name)
+  list(GET _parts 2 _regex)
+  add_test(NAME kernels_${_corpus}_bad_${_name}
            COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim>
-                   -DSPEC=${PROJECT_SOURCE_DIR}/kernels/cluster/bad/dsmem_after_exit.json -DEXPECT_RC=2
-                   "-DEXPECT_REGEX=\\[tolerated\\] dsmem-exit-unordered x[0-9]+ at [^ ]*dsmem_after_exit.sm_90a.ptx:[0-9]+ \\(dsmem_after_exit.cu:21\\) `st.shared::cluster.u32.*CTA \\(0,0,0\\) \\(rank 0 of cluster \\(0,0,0\\)\\) exits at cycle.*findings and --strict makes findings errors"
-                   "-DEXTRA=--strict" -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
-endif()
+                   -DSPEC=${PROJECT_SOURCE_DIR}/kernels/${_corpus}/bad/${_name}.json
+                   -DEXPECT_RC=2 "-DEXPECT_REGEX=${_regex}" "-DEXTRA=--max-steps 2000000"
+                   -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
+endforeach()
+# Remote stores into a CTA with no cluster barrier before its exit: the GPU runs it, so it is the
+# tolerated finding dsmem-exit-unordered (docs/cluster_lifetime.md), which --strict makes an error.
+add_test(NAME kernels_cluster_bad_dsmem_after_exit
+         COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim>
+                 -DSPEC=${PROJECT_SOURCE_DIR}/kernels/cluster/bad/dsmem_after_exit.json -DEXPECT_RC=2
+                 "-DEXPECT_REGEX=\\[tolerated\\] dsmem-exit-unordered x[0-9]+ at [^ ]*dsmem_after_exit.sm_90a.ptx:[0-9]+ \\(dsmem_after_exit.cu:21\\) `st.shared::cluster.u32.*CTA \\(0,0,0\\) \\(rank 0 of cluster \\(0,0,0\\)\\) exits at cycle.*findings and --strict makes findings errors"
+                 "-DEXTRA=--strict" -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)

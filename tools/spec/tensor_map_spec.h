@@ -43,7 +43,6 @@ struct TensorMapSpec {
 std::string_view tm_dtype_name(TmDataType t);
 std::optional<TmDataType> parse_tm_dtype(std::string_view s);  // also accepts byte-type aliases
 std::string legal_tm_dtypes();
-uint32_t tm_dtype_bytes(TmDataType t);  // 0 for the packed sub-byte types
 // Bytes that `n` elements along dimension 0 occupy in global memory (packed types: 4 or 6 bits each).
 uint64_t tm_dim0_bytes(TmDataType t, uint64_t n);
 
