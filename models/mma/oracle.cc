@@ -10,7 +10,7 @@ namespace tcsim::models::mma::oracle {
 namespace {
 
 // One decoded operand: class, signed exact value and its nominal exponent (the exponent field,
-// clamped to emin for subnormals; ref/numerics.md §2.2).
+// clamped to emin for subnormals; docs/mma_numerics.md §1).
 struct Val {
   FpClass cls = FpClass::Zero;
   bool neg = false;
@@ -84,7 +84,7 @@ uint32_t encode_special(const DotShape& s, Special sp) {
   return 0;
 }
 
-// Accumulates the special-value outcome (ref/numerics.md §2.6).
+// Accumulates the special-value outcome (docs/mma_numerics.md §3).
 struct SpecialState {
   bool nan = false, pinf = false, ninf = false;
   void product(const Val& a, const Val& b) {
