@@ -268,7 +268,7 @@ void compute(WgmmaOp& op, Cta& cta, const Program& prog) {
   // A: 64 x K
   if (f.a_regs) {
     // Register j of thread t: row 16w + g + 8(j & 1), bytes [4q + 16(j >> 1), +4) of the 32-byte
-    // K-step (§9.7.15.5.1.1; ref/wgmma-mma.md §1.5).
+    // K-step (§9.7.15.5.1.1; docs/mma_fragments.md §2).
     uint8_t bytes[64 * 32];
     for (int w = 0; w < 4; ++w)
       for (int lane = 0; lane < 32; ++lane)
