@@ -75,6 +75,15 @@ std::string store_buf() {
 
 uint32_t word_at(uint32_t j) { return j | (j + 1) << 8 | (j + 2) << 16 | (j + 3) << 24; }
 
+// Rank 0's bar expects 2 arrivals (so it never completes here); %p2: this is rank 0.
+const char* kInit2 = R"(
+  mbarrier.init.shared::cta.b64 [%r4], 2;
+  fence.mbarrier_init.release.cluster;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  setp.eq.u32 %p2, %r2, 0;
+)";
+
 const char* kInit = R"(
   mbarrier.init.shared::cta.b64 [%r4], 1;
   fence.mbarrier_init.release.cluster;
@@ -121,12 +130,7 @@ TEST_CASE("dsmem-exit-unordered: a peer's remote arrive that nothing orders befo
   // arrive lands before rank 0's exit (rank 0 sleeps 2000 ns), but nothing orders it before the
   // exit: one finding at the arrive, by CTA (1,0,0), and the kernel completes (the GPU runs this
   // pattern: docs/cluster_lifetime.md).
-  const std::string body = R"(
-  mbarrier.init.shared::cta.b64 [%r4], 2;
-  fence.mbarrier_init.release.cluster;
-  barrier.cluster.arrive.release.aligned;
-  barrier.cluster.wait.acquire.aligned;
-  setp.eq.u32 %p2, %r2, 0;
+  const std::string body = std::string(kInit2) + R"(
   @%p2 bra $Lzero;
   mov.u32 %r20, 0;
   mapa.shared::cluster.u32 %r21, %r4, %r20;
@@ -155,12 +159,7 @@ TEST_CASE("dsmem-exit-unordered: a remote arrive after the target CTA exited goe
   // (rank 0 is retired from its SM meanwhile), then arrives on rank 0's bar: the finding at the
   // arrive, naming rank 0's exit, and the kernel completes; rank 1's own buf store still happens
   // (out[16] = its first word, 0: buf was never written).
-  const std::string body = R"(
-  mbarrier.init.shared::cta.b64 [%r4], 2;
-  fence.mbarrier_init.release.cluster;
-  barrier.cluster.arrive.release.aligned;
-  barrier.cluster.wait.acquire.aligned;
-  setp.eq.u32 %p2, %r2, 0;
+  const std::string body = std::string(kInit2) + R"(
   @%p2 bra $Lend;
   nanosleep.u32 3000;
   mov.u32 %r20, 0;

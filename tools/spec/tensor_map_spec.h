@@ -1,5 +1,5 @@
 // A launch spec's `tensor_maps` entry: exactly the arguments of cuTensorMapEncodeTiled (CUDA
-// Driver API "Tensor Map Object Management"; ref/tma-mbarrier.md §3.2), named as in the JSON.
+// Driver API "Tensor Map Object Management"; docs/tma_and_mbarrier.md §1), named as in the JSON.
 // The vocabulary (enums with cuda.h's values, JSON names, aliases) is isa's
 // (isa/descriptors/tensor_map.h); tools/tcsim-hw checks the values against cuda.h with
 // static_asserts. The driver's validity rules live in isa (validate_tensor_map, used through
