@@ -1,18 +1,21 @@
 #include "tools/spec/launch_spec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "isa/arch.h"
+#include "models/machine/machine_config.h"
 #include "tools/spec/buffer_init.h"
+#include "tools/spec/input_file.h"
+#include "tools/spec/json_limits.h"
 #include "tools/spec/spec_error.h"
 
 namespace tcsim::spec {
@@ -364,7 +367,9 @@ ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const La
   if (j.size() != 1)
     c.fail(path, fmt::format("expected {{\"buffer\": NAME [, \"offset_bytes\": N]}}, {{\"tensor_map\": "
                              "NAME}} or one scalar {{\"u32\": V}}; found {}", j.dump()));
-  const auto& [key, val] = *j.items().begin();
+  // One scalar member (the iteration proxy is a temporary: copy out the key, keep no reference to it).
+  const std::string key = j.begin().key();
+  const Json& val = j.begin().value();
   bool scalar = false;
   for (auto t : kScalarTypes) scalar |= (t == key);
   if (!scalar)
@@ -493,17 +498,10 @@ std::string ptx_target(std::string_view text) {
   return "";
 }
 
-LaunchSpec parse_spec(std::string_view text, const std::string& path) {
+namespace {
+LaunchSpec parse_spec_fields(std::string_view text, const std::string& path) {
   Ctx c{path, fs::path(path).parent_path().string()};
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what(): "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    std::string w = e.what();
-    const size_t k = w.find("] ");
-    c.fail("", "not valid JSON: " + (k == std::string::npos ? w : w.substr(k + 2)));
-  }
+  Json j = parse_json_bounded<Json>(text, path);
   need_object(c, j, "(top level)");
   check_keys(c, j, "", {"version", "ptx", "kernel", "arch", "grid", "block", "cluster",
                         "dynamic_smem_bytes", "buffers", "tensor_maps", "args", "symbols", "outputs"});
@@ -519,20 +517,27 @@ LaunchSpec parse_spec(std::string_view text, const std::string& path) {
                         "a kernel name");
   if (s.kernel.empty()) c.fail("kernel", "the kernel name is empty");
   if (j.contains("arch")) s.arch = get_string(c, j["arch"], "arch", "an architecture such as sm_100a");
-  // CUDA limits (CUDA C++ Programming Guide, "Compute Capabilities", Table 21): grid x < 2^31,
-  // y, z <= 65535; block x, y <= 1024, z <= 64, x*y*z <= 1024.
-  s.grid = get_dim3(c, need(c, j, "", "grid", "[x, y, z] blocks"), "grid", 0x7fffffff, 65535);
-  s.block = get_dim3(c, need(c, j, "", "block", "[x, y, z] threads"), "block", 1024, 1024);
-  if (s.block.z > 64) c.fail("block[2]", fmt::format("{} is out of range (legal: 1 to 64)", s.block.z));
-  if (s.block.count() > 1024)
-    c.fail("block", fmt::format("{} threads per block (legal: at most 1024)", s.block.count()));
+  // Launch limits: the machine table's row for the spec's arch (models/machine/machine_config.h;
+  // sm_100a's without an arch: every row has the same launch limits), as Device::launch checks them.
+  const auto arch = s.arch ? isa::parse_arch(*s.arch) : std::nullopt;
+  const models::MachineConfig& mc = models::machine_config(arch ? *arch : isa::Arch::Sm100a);
+  s.grid = get_dim3(c, need(c, j, "", "grid", "[x, y, z] blocks"), "grid", mc.max_grid[0], std::max(mc.max_grid[1], mc.max_grid[2]));
+  if (s.grid.z > mc.max_grid[2])
+    c.fail("grid[2]", fmt::format("{} is out of range (legal: 1 to {})", s.grid.z, mc.max_grid[2]));
+  s.block = get_dim3(c, need(c, j, "", "block", "[x, y, z] threads"), "block", mc.max_block[0], mc.max_block[1]);
+  if (s.block.z > mc.max_block[2])
+    c.fail("block[2]", fmt::format("{} is out of range (legal: 1 to {})", s.block.z, mc.max_block[2]));
+  if (s.block.count() > mc.max_threads_per_cta)
+    c.fail("block", fmt::format("{} threads per block (legal: at most {})", s.block.count(), mc.max_threads_per_cta));
   if (j.contains("cluster")) {
-    s.cluster = get_dim3(c, j["cluster"], "cluster", 16, 16);
+    const uint32_t most = mc.max_cluster_ctas_nonportable;
+    s.cluster = get_dim3(c, j["cluster"], "cluster", most, most);
     s.cluster_given = true;
     // Clusters tile the grid (CUDA Programming Guide "Thread Block Clusters"); at most 16 CTAs
-    // (8 portable, 16 with the non-portable attribute on sm_90 and sm_100).
-    if (s.cluster.count() > 16)
-      c.fail("cluster", fmt::format("{} CTAs per cluster (legal: at most 16; 8 portable)", s.cluster.count()));
+    // (8 portable, 16 with the non-portable attribute, which tcsim-hw sets).
+    if (s.cluster.count() > most)
+      c.fail("cluster", fmt::format("{} CTAs per cluster (legal: at most {}; {} portable)", s.cluster.count(), most,
+                                    mc.max_cluster_ctas_portable));
     const uint32_t g[3] = {s.grid.x, s.grid.y, s.grid.z}, cl[3] = {s.cluster.x, s.cluster.y, s.cluster.z};
     for (int i = 0; i < 3; ++i)
       if (g[i] % cl[i] != 0)
@@ -591,12 +596,25 @@ LaunchSpec parse_spec(std::string_view text, const std::string& path) {
   return s;
 }
 
+}  // namespace
+
+LaunchSpec parse_spec(std::string_view text, const std::string& path) {
+  try {
+    return parse_spec_fields(text, path);
+  } catch (const nlohmann::json::exception& e) {
+    // Every field is type-checked before it is read; this is the net under that rule.
+    throw spec_error(path, "", "a value of an unexpected type: " + json_error_text(e.what()));
+  }
+}
+
 LaunchSpec load_spec(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw SpecError(fmt::format("{}: cannot open the launch spec", path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_spec(ss.str(), path);
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxSpecBytes);
+  } catch (const InputFileError& e) {
+    throw SpecError(fmt::format("{}: cannot read the launch spec: it {}", path, e.what()));
+  }
+  return parse_spec(text, path);
 }
 
 }  // namespace tcsim::spec
