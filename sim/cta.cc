@@ -131,8 +131,8 @@ void Cta::on_exit(Warp& w, Cycles now) {
         if (!err.empty()) throw SimFault(-1, err);
       }
       mbarriers_.on_cta_exit(now);
-      // Peers must be done with this CTA's shared memory (DSMEM): throws naming an unordered access.
-      if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_);
+      // Peers should be done with this CTA's shared memory (DSMEM): an unordered access is a finding.
+      if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_, sm_->partition());
     }
   }
 }

@@ -71,12 +71,16 @@ class LaunchRun {
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
       if (first) throw SimError(first->message + findings_note() + printf_note());
-      for (auto& p : parts_) p->overlay().commit(*L_.gm);
-      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
-      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
-      std::vector<AtomicQueue*> queues;
-      for (auto& p : parts_) queues.push_back(&p->atomics());
-      AtomicQueue::apply_all(queues, *L_.gm);
+      // Plain stores in partition order, then every global read-modify-write in (cycle, SM, CTA,
+      // warp, lane) order; atomics' warps wake at t + q with the old values in their registers
+      // (sim/memory/rmw_log.h).
+      std::vector<StoreOverlay*> overlays;
+      std::vector<RmwLog*> logs;
+      for (auto& p : parts_) {
+        overlays.push_back(&p->overlay());
+        logs.push_back(&p->rmw_log());
+      }
+      RmwLog::commit_quantum(overlays, logs, *L_.gm);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)

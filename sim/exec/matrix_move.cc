@@ -8,7 +8,7 @@
 // not used). Register i of thread t holds, with g = t / 4 and q = t % 4:
 //   plain : elements (row g, columns 2q, 2q+1)          — low half first
 //   .trans: elements (rows 2q, 2q+1, column g)          — the transposed matrix's fragment
-// (the mma.sync m16n8k16 A/B fragment unit layout, ref/wgmma-mma.md §2). movmatrix maps the plain
+// (the mma.sync m16n8k16 A/B fragment unit layout, docs/mma_fragments.md §1). movmatrix maps the plain
 // fragment of a matrix to the plain fragment of its transpose. Without a state space the address
 // is generic and must point into shared memory (undefined otherwise: reported).
 // Not here: the sm_100a m16n16 / m8n16 .b8 and .b8x16.b6x16_p32 / .b4x16_p64 forms (their layouts

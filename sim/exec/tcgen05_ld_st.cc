@@ -8,7 +8,7 @@
 // (tcgen05.ld.red exists only on sm_101a/sm_103f/sm_110 targets, not sm_100a: rejected.)
 //
 // Which (thread, register) moves which cell: isa/layouts/tmem_ld_st.h (Tables 49/50 and the
-// fragment figures, tcgen05.md §10). Rules: .sync.aligned (whole converged warp, same taddr);
+// fragment figures, docs/tensor_memory.md §3). Rules: .sync.aligned (whole converged warp, same taddr);
 // warp w reaches only lanes 32*(w%4) .. +31 (§9.7.16.8.1); the columns must be allocated to the
 // CTA (§9.7.16.7.1).
 //
@@ -16,7 +16,7 @@
 // tcgen05.wait::ld (tcgen05_commit_fence_wait.cc), as the spec leaves them undefined until then
 // (§9.7.16.8.5) — an instruction that uses one earlier is reported and sees the old value.
 // tcgen05.st writes TMEM when it issues; tcgen05.wait::st ends its hazard window. The checker
-// (tcgen05.md §16) reports: a tcgen05.ld of cells an MMA/cp/shift has in flight (stale data), of
+// (docs/tensor_memory.md §5) reports: a tcgen05.ld of cells an MMA/cp/shift has in flight (stale data), of
 // cells written by an async op that completed after the warp's last
 // tcgen05.fence::after_thread_sync (the missing fence of §9.7.16.6.4 pattern (c)), and a
 // tcgen05.st over cells a pending tcgen05.ld reads (WAR without tcgen05.wait::ld).

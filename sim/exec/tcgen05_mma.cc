@@ -15,7 +15,7 @@
 // looks for hazards; the arithmetic (models::mma DotEngine::tile, the sm_100a tcgen05 parameter
 // rows) and the TMEM writes happen at completion on the simulated clock (sim/units/tensor_core.h).
 //
-// cta_group::2 (§9.7.16.5, tcgen05.md §4.1): the CTA pair acts as one MMA; pair position
+// cta_group::2 (§9.7.16.5, docs/tensor_memory.md §2): the CTA pair acts as one MMA; pair position
 // v = %cluster_ctarank & 1 supplies rows [v*M/2, (v+1)*M/2) of A and columns [v*N/2, (v+1)*N/2) of
 // B from its own shared memory at the same descriptor addresses, and holds its part of D in its own
 // Tensor Memory at the same d-tmem address (layouts A and B). Issued by one thread of either CTA.
@@ -58,7 +58,7 @@ using isa::ptx::OperandKind;
 using isa::ptx::Type;
 
 // Zero-column mask descriptor of tcgen05.mma.ws (PTX ISA §9.7.16.4.3 Table 45; field names as
-// PTX's example 2 resolves them, tcgen05.md §14).
+// PTX's example 2 resolves them, docs/tensor_memory.md §6).
 #define TCSIM_ZERO_COLUMN_MASK_FIELDS(X)                                                 \
   X(start_count0, 0, 8, "sub-mask 0: columns of its first span already consumed")        \
   X(start_count1, 8, 8, "sub-mask 1: columns of its first span already consumed")        \
@@ -256,7 +256,7 @@ void check_tmem_columns(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, uin
                              u.tmem().describe_allocations()));
 }
 
-// RAW / WAR hazards against the tcgen05.ld/st of the CTA's warps (tcgen05.md §16 rules 33-34).
+// RAW / WAR hazards against the tcgen05.ld/st of the CTA's warps (docs/tensor_memory.md §5 rules 3-4).
 void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, const TmemRange& reads,
                         const TmemRange& writes, bool has_reads) {
   TcCtaState* st = u.find_cta(cta);
@@ -548,7 +548,6 @@ void bind_tcgen05_mma(BindCtx& b) {
   if (i >= n) b.fail("tcgen05.mma: enable-input-d (a predicate) is missing");
   bool neg = false;
   ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
-  ops[4].is_pred = true;
   if (neg) aux |= kAuxEnableNeg;
   ++i;
   if (i < n) {

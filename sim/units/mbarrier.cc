@@ -223,7 +223,7 @@ void MbarrierUnit::inval(uint32_t addr, Cycles now) {
 }
 
 void MbarrierUnit::check_lapping(Mbarrier& b, const char* what, Cycles now) {
-  // §9.7.13.15.4 (ref/tma-mbarrier.md §1.1): the completion of every phase must be observed by a
+  // §9.7.13.15.4 (docs/tma_and_mbarrier.md §4): the completion of every phase must be observed by a
   // test_wait/try_wait before anything arrives on the next one, or parity waits cannot tell the
   // phases apart.
   if (b.phase == 0 || b.observed >= b.phase || b.lapped_warned == b.phase + 1) return;

@@ -1,6 +1,6 @@
 // Tensor Memory: tcgen05.alloc / dealloc / relinquish_alloc_permit and tcgen05.ld / st / wait
 // (PTX ISA §9.7.16.7-8) on hand-written PTX. The truth for where each register lands is the
-// fragment table of tcgen05.md §10 (CUTLASS Copy_Traits<SM100_TMEM_LOAD_*>, cross-checked with
+// fragment table of docs/tensor_memory.md §3 (CUTLASS Copy_Traits<SM100_TMEM_LOAD_*>, cross-checked with
 // TileLang), written out again below independently of isa/layouts/tmem_ld_st; every rule test
 // checks the diagnostic names the rule.
 #include <doctest/doctest.h>
@@ -26,7 +26,7 @@ const char* shape_name(Shape s) {
 }
 int regs_per_x1(Shape s) { return s == S16x128b ? 2 : s == S16x256b ? 4 : 1; }
 
-// tcgen05.md §10 (thread t, register j) -> (lane, logical column), relative to taddr.
+// docs/tensor_memory.md §3 (thread t, register j) -> (lane, logical column), relative to taddr.
 void cell_of(Shape s, int t, int j, int split, int* lane, int* col) {
   switch (s) {
     case S32x32b: *lane = t; *col = j; return;
@@ -155,7 +155,7 @@ TEST_CASE("tcgen05.ld/st: every shape, .num and pack::16b moves the cells of the
             uint32_t want;
             if (!k.pack) {
               want = value(base + lane, col);
-            } else {  // low half <- logical column 2c, high half <- 2c + 1 (tcgen05.md §10); the
+            } else {  // low half <- logical column 2c, high half <- 2c + 1 (docs/tensor_memory.md §3); the
                       // 16x32bx2 split offset counts physical columns (CUTLASS 16dp32b1x_16b: the
                       // second half starts 2 columns on for .x1)
               int split = 0;

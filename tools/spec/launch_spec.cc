@@ -307,7 +307,7 @@ TensorMapSpec parse_tensor_map(const Ctx& c, const std::string& name, const Json
     // Default: the buffer's element type (byte types travel as u8, see tensor_map_spec.cc).
     t.dtype = *parse_tm_dtype(spec::name(buf->dtype));
   }
-  // Counts must agree with the rank (the driver takes the rank once; ref/tma-mbarrier.md §3.2:
+  // Counts must agree with the rank (the driver takes the rank once; docs/tma_and_mbarrier.md §1:
   // 1 <= rank <= 5). Value limits are the driver's rules, checked by validate_tensor_map.
   const std::string pd = child(path, "global_dims");
   t.global_dims = get_uint_list<uint64_t>(

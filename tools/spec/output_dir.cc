@@ -56,6 +56,28 @@ uint64_t count_lines(std::string_view text) {
   return n + (!text.empty() && text.back() != '\n');
 }
 
+std::string manifest_spec_path(const std::string& spec) {
+  std::error_code ec;
+  const fs::path abs = fs::weakly_canonical(fs::absolute(spec, ec), ec);
+  if (ec || spec.empty()) return spec;
+  std::vector<fs::path> roots;
+  for (fs::path d = abs.parent_path(); !d.empty(); d = d.parent_path()) {
+    if (fs::exists(d / ".git", ec)) {
+      roots.push_back(d);
+      break;
+    }
+    if (d == d.root_path()) break;
+  }
+#ifdef TCSIM_SOURCE_ROOT
+  roots.push_back(fs::weakly_canonical(fs::path(TCSIM_SOURCE_ROOT), ec));
+#endif
+  for (const fs::path& r : roots) {
+    const fs::path rel = abs.lexically_relative(r);
+    if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  }
+  return spec;
+}
+
 uint64_t OutputArray::count() const {
   uint64_t n = 1;
   for (uint64_t d : shape) n *= d;
@@ -70,7 +92,7 @@ void write_output_dir(const std::string& dir, const RunInfo& run, const std::vec
   m["version"] = 1;
   m["tool"] = run.tool;
   m["arch"] = run.arch;
-  m["spec"] = run.spec;
+  m["spec"] = manifest_spec_path(run.spec);
   m["kernel"] = run.kernel;
   if (run.cycles) m["cycles"] = *run.cycles;
   if (run.seed) m["seed"] = *run.seed;

@@ -3,7 +3,8 @@
 // `tcsim run --golden`.
 //
 // manifest.json (keys in this order):
-//   {"version": 1, "tool": "tcsim"|"tcsim-hw", "arch": "sm_100a", "spec": "path/to/spec.json",
+//   {"version": 1, "tool": "tcsim"|"tcsim-hw", "arch": "sm_100a", "spec": "path/to/spec.json"
+//    (manifest_spec_path: repository-relative when the spec is inside a repository),
 //    "kernel": "<resolved .entry name>",
 //    ...run fields: tcsim: "cycles", "seed", "approx_ops" (the .approx instructions executed: their
 //       results are not bit-exact by design), "findings" (docs/findings.md); tcsim-hw: "gpu", "compute_capability",
@@ -45,7 +46,7 @@ struct PrintfCapture {
 struct RunInfo {
   std::string tool;  // "tcsim" or "tcsim-hw"
   std::string arch;
-  std::string spec;  // the spec's path as given
+  std::string spec;  // the spec's path as given (the manifest records manifest_spec_path(spec))
   std::string kernel;
   std::optional<uint64_t> cycles;  // tcsim
   std::optional<uint64_t> seed;    // tcsim
@@ -61,6 +62,11 @@ struct OutputDir {
   RunInfo run;  // run.printf_output: from the manifest's "printf" (or a bare printf.txt)
   std::vector<OutputArray> outputs;  // manifest order; without a manifest, *.npy sorted by name
 };
+
+// The spec's path as a manifest records it, so that committed goldens name their spec the same way
+// on every machine: relative to the root of the repository the spec lies in (the nearest directory
+// above it holding .git, or the source tree this tool was built from), else as given.
+std::string manifest_spec_path(const std::string& spec);
 
 // Creates `dir` if needed; writes NAME.npy for each output and manifest.json. SpecError on I/O.
 void write_output_dir(const std::string& dir, const RunInfo& run, const std::vector<OutputArray>& outputs);

@@ -1,14 +1,15 @@
-// Floating-point arithmetic of the atomic units (see atomic_alu.h for the PTX rules) and the
-// run-time form of alu(). The additions are exact integer arithmetic rounded once by
-// fp::round_pack, so they depend on no host floating-point state (they also run at quantum
-// boundaries, outside the partition threads' controlled FP environment).
-#include "sim/exec/atomic_alu.h"
+// The floating-point arithmetic of the element RMW ALU (see rmw.h for the PTX rules), its
+// run-time form and the reduction-modifier table. The additions are exact integer arithmetic
+// rounded once by fp::round_pack, so they depend on no host floating-point state (they also run at
+// quantum boundaries, outside the partition threads' controlled FP environment).
+#include "sim/memory/rmw.h"
 
 #include <utility>
 
+#include "isa/ptx/ir.h"
 #include "sim/exec/fp_util.h"
 
-namespace tcsim::sim::atomic {
+namespace tcsim::sim::rmw {
 namespace {
 
 // An IEEE binary format with P significand bits (hidden bit included) and E exponent bits.
@@ -149,77 +150,92 @@ uint16_t minmax_h(uint16_t a, uint16_t b, bool is_max, bool bf16) {
   return a_wins ? a : b;
 }
 
-const char* op_name(AOp op) {
+const char* op_name(Op op) {
   switch (op) {
-    case AOp::And: return "and";
-    case AOp::Or: return "or";
-    case AOp::Xor: return "xor";
-    case AOp::Cas: return "cas";
-    case AOp::Exch: return "exch";
-    case AOp::Add: return "add";
-    case AOp::Inc: return "inc";
-    case AOp::Dec: return "dec";
-    case AOp::Min: return "min";
-    case AOp::Max: return "max";
+    case Op::And: return "and";
+    case Op::Or: return "or";
+    case Op::Xor: return "xor";
+    case Op::Cas: return "cas";
+    case Op::Exch: return "exch";
+    case Op::Add: return "add";
+    case Op::Inc: return "inc";
+    case Op::Dec: return "dec";
+    case Op::Min: return "min";
+    case Op::Max: return "max";
   }
   return "?";
 }
 
-const char* type_name(AType t) {
+const char* type_name(Type t) {
   switch (t) {
-    case AType::B16: return "b16";
-    case AType::B32: return "b32";
-    case AType::B64: return "b64";
-    case AType::B128: return "b128";
-    case AType::U32: return "u32";
-    case AType::S32: return "s32";
-    case AType::U64: return "u64";
-    case AType::S64: return "s64";
-    case AType::F32: return "f32";
-    case AType::F64: return "f64";
-    case AType::F16: return "f16";
-    case AType::BF16: return "bf16";
-    case AType::F16x2: return "f16x2";
-    case AType::BF16x2: return "bf16x2";
+    case Type::B16: return "b16";
+    case Type::B32: return "b32";
+    case Type::B64: return "b64";
+    case Type::B128: return "b128";
+    case Type::U32: return "u32";
+    case Type::S32: return "s32";
+    case Type::U64: return "u64";
+    case Type::S64: return "s64";
+    case Type::F32: return "f32";
+    case Type::F64: return "f64";
+    case Type::F16: return "f16";
+    case Type::BF16: return "bf16";
+    case Type::F16x2: return "f16x2";
+    case Type::BF16x2: return "bf16x2";
   }
   return "?";
 }
 
-uint64_t alu(AOp op, AType t, bool ftz, uint64_t old, uint64_t b, uint64_t c) {
-#define TCSIM_ATOM_T(T)                                                              \
-  case AType::T:                                                                     \
+uint64_t alu(Op op, Type t, bool ftz, uint64_t old, uint64_t b, uint64_t c) {
+#define TCSIM_RMW_T(T)                                                              \
+  case Type::T:                                                                     \
     switch (op) {                                                                    \
-      case AOp::And: return alu<AOp::And, AType::T>(old, b, c);                      \
-      case AOp::Or: return alu<AOp::Or, AType::T>(old, b, c);                        \
-      case AOp::Xor: return alu<AOp::Xor, AType::T>(old, b, c);                      \
-      case AOp::Cas: return alu<AOp::Cas, AType::T>(old, b, c);                      \
-      case AOp::Exch: return alu<AOp::Exch, AType::T>(old, b, c);                    \
-      case AOp::Add:                                                                 \
-        return ftz ? alu<AOp::Add, AType::T, true>(old, b, c) : alu<AOp::Add, AType::T>(old, b, c); \
-      case AOp::Inc: return alu<AOp::Inc, AType::T>(old, b, c);                      \
-      case AOp::Dec: return alu<AOp::Dec, AType::T>(old, b, c);                      \
-      case AOp::Min: return alu<AOp::Min, AType::T>(old, b, c);                      \
-      case AOp::Max: return alu<AOp::Max, AType::T>(old, b, c);                      \
+      case Op::And: return alu<Op::And, Type::T>(old, b, c);                      \
+      case Op::Or: return alu<Op::Or, Type::T>(old, b, c);                        \
+      case Op::Xor: return alu<Op::Xor, Type::T>(old, b, c);                      \
+      case Op::Cas: return alu<Op::Cas, Type::T>(old, b, c);                      \
+      case Op::Exch: return alu<Op::Exch, Type::T>(old, b, c);                    \
+      case Op::Add:                                                                 \
+        return ftz ? alu<Op::Add, Type::T, true>(old, b, c) : alu<Op::Add, Type::T>(old, b, c); \
+      case Op::Inc: return alu<Op::Inc, Type::T>(old, b, c);                      \
+      case Op::Dec: return alu<Op::Dec, Type::T>(old, b, c);                      \
+      case Op::Min: return alu<Op::Min, Type::T>(old, b, c);                      \
+      case Op::Max: return alu<Op::Max, Type::T>(old, b, c);                      \
     }                                                                                \
     break;
   switch (t) {
-    TCSIM_ATOM_T(B16)
-    TCSIM_ATOM_T(B32)
-    TCSIM_ATOM_T(B64)
-    TCSIM_ATOM_T(U32)
-    TCSIM_ATOM_T(S32)
-    TCSIM_ATOM_T(U64)
-    TCSIM_ATOM_T(S64)
-    TCSIM_ATOM_T(F32)
-    TCSIM_ATOM_T(F64)
-    TCSIM_ATOM_T(F16)
-    TCSIM_ATOM_T(BF16)
-    TCSIM_ATOM_T(F16x2)
-    TCSIM_ATOM_T(BF16x2)
-    case AType::B128: break;
+    TCSIM_RMW_T(B16)
+    TCSIM_RMW_T(B32)
+    TCSIM_RMW_T(B64)
+    TCSIM_RMW_T(U32)
+    TCSIM_RMW_T(S32)
+    TCSIM_RMW_T(U64)
+    TCSIM_RMW_T(S64)
+    TCSIM_RMW_T(F32)
+    TCSIM_RMW_T(F64)
+    TCSIM_RMW_T(F16)
+    TCSIM_RMW_T(BF16)
+    TCSIM_RMW_T(F16x2)
+    TCSIM_RMW_T(BF16x2)
+    case Type::B128: break;
   }
-#undef TCSIM_ATOM_T
+#undef TCSIM_RMW_T
   return old;
 }
 
-}  // namespace tcsim::sim::atomic
+int parse_op(const isa::ptx::Instr& in, Op* op) {
+  using isa::ptx::Mod;
+  static constexpr std::pair<Mod, Op> kOps[] = {{Mod::and_, Op::And}, {Mod::or_, Op::Or},   {Mod::xor_, Op::Xor},
+                                                {Mod::cas, Op::Cas},  {Mod::exch, Op::Exch}, {Mod::add, Op::Add},
+                                                {Mod::inc, Op::Inc},  {Mod::dec, Op::Dec},   {Mod::min, Op::Min},
+                                                {Mod::max, Op::Max}};
+  int n = 0;
+  for (const auto& [m, o] : kOps)
+    if (in.has(m)) {
+      ++n;
+      *op = o;
+    }
+  return n;
+}
+
+}  // namespace tcsim::sim::rmw
