@@ -25,6 +25,13 @@ struct LaunchConfig {
   // tcsim-hw does when the spec names a cluster): %is_explicit_cluster is then true even for a
   // 1x1x1 cluster. Cluster dims above one, or dims compiled into the kernel, imply it.
   bool explicit_cluster = false;
+  // Optional names for byte ranges of the parameter buffer (a launch spec's tensor maps: "tmA" at
+  // offset 0, 128 bytes), used in messages: the misread report names the tensor map TMA loaded with.
+  struct ParamLabel {
+    uint32_t offset = 0, size = 0;
+    std::string name;
+  };
+  std::vector<ParamLabel> param_labels;
 };
 
 // Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on

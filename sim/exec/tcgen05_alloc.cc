@@ -107,13 +107,13 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
   if (st.relinquished)
     c.fail(-1, "tcgen05.alloc after this CTA executed tcgen05.relinquish_alloc_permit: the CTA gave up its right "
                "to allocate Tensor Memory (PTX ISA §9.7.16.7.1)");
-  check_alloc_warp(c, st, "tcgen05.alloc");
   TcCtaState::AllocRequest& rq = st.alloc;
   if (rq.active && rq.done) {  // completed by the peer CTA's warp while this one waited
     rq = {};
     return;
   }
-  if (!rq.active) {
+  if (!rq.active) {  // the first execution (a waiting alloc runs again when woken)
+    check_alloc_warp(c, st, "tcgen05.alloc");
     if (st.last_alloc_cols && ncols > st.last_alloc_cols)
       report(c, Rule::TmemAllocGrows, first,
                 fmt::format("tcgen05.alloc of {} columns after an allocation of {}: the number of columns "
@@ -190,7 +190,7 @@ void exec_dealloc(ExecCtx& c, const ExecInstr& in) {
   tc_note_cta_group(c, in, cg);
   TensorCore& tc = c.sm->tensor_core();
   TcCtaState& st = tc.cta(*c.cta);
-  check_alloc_warp(c, st, "tcgen05.dealloc");
+  if (!st.dealloc.active) check_alloc_warp(c, st, "tcgen05.dealloc");  // once, not per re-execution
   const uint32_t col = taddr & 0xffff;
   auto release = [&](TensorCore& u, const Cta& owner) {
     if ((taddr >> 16) != 0 || !u.tmem().release(col, ncols, &owner))

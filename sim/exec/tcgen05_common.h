@@ -2,6 +2,7 @@
 // its kernel-wide rule, warp-collective (.sync.aligned) operand checks, lane selection.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -58,19 +59,26 @@ bool check_ld_war(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, const Tme
 
 // The swizzle-bug diagnosis (tcgen05_mma_diagnose.cc): when operand `name` ("A"/"B") of a
 // tcgen05.mma was loaded into `cta`'s shared memory by TMA, checks that `plan` (rows x K element
-// locations from descriptor `raw`) reads a consistent tile, else reports the first misread element
-// and the descriptor field whose change fixes it (a checker warning). `seen`: descriptor values
-// already judged for this CTA.
+// locations from descriptor `raw`) reads a consistent tile, else reports the first misread element,
+// the tensor map TMA wrote it with (its launch-spec name and swizzle field) and the descriptor field
+// whose change fixes it (the finding tcgen05-descriptor-misread). The verdict is judged once per
+// descriptor value and operand of the CTA (`seen`); every MMA that misreads counts in the finding of
+// its (instruction, operand), and the report text is built only for the occurrences kept in full.
 void diagnose_operand(ExecCtx& c, int lane, const Cta& cta, const char* name, uint64_t raw, isa::Arch arch,
                       isa::Major major, isa::ElementFormat fmt, uint32_t rows, uint32_t K,
-                      const std::vector<isa::SmemLocation>& plan, std::set<std::pair<uint64_t, char>>& seen);
+                      const std::vector<isa::SmemLocation>& plan, std::map<std::pair<uint64_t, char>, bool>& seen);
 
-// Its core, without a running kernel: the report for `plan` over the origin map `o` of a CTA with
+// Whether `plan` misreads what TMA wrote (false also when the origin of some element is unknown).
+bool misreads(const SmemOrigin& o, const char* name, isa::Major major, isa::ElementFormat fmt, uint32_t rows,
+              uint32_t K, const std::vector<isa::SmemLocation>& plan);
+
+// Its report, without a running kernel: the text for `plan` over the origin map `o` of a CTA with
 // `smem` bytes of shared memory, or empty when every element is read where TMA put it (or the
-// origin of some element is unknown).
+// origin of some element is unknown). `tensor_map`: how to name the map TMA used ("tensor map `tmA`"),
+// or empty.
 std::string misread_report(const SmemOrigin& o, uint32_t smem, const char* name, uint64_t raw, isa::Arch arch,
                           isa::Major major, isa::ElementFormat fmt, uint32_t rows, uint32_t K,
-                          const std::vector<isa::SmemLocation>& plan);
+                          const std::vector<isa::SmemLocation>& plan, const std::string& tensor_map = "");
 
 // PTX ISA section strings used in several messages.
 inline constexpr const char* kSecAlloc = "PTX ISA §9.7.16.7.1";

@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -86,7 +87,7 @@ struct TcCtaState {
     Warp* warp = nullptr;
   } dealloc;
   std::vector<Cycles> thread_last_done;  // per thread: completion of its last async tcgen05 op
-  std::set<std::pair<uint64_t, char>> diagnosed;  // (descriptor, operand) already checked for misreads
+  std::map<std::pair<uint64_t, char>, bool> diagnosed;  // (descriptor, operand) -> misreads? (judged once)
   std::vector<TcWarpState> warps;
   TcWarpState& warp(uint32_t w) { return warps[w]; }
 };
