@@ -39,7 +39,7 @@
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
 #include "sim/memory/access.h"
 #include "sim/memory/dsmem.h"
 #include "sim/memory/shared_operand.h"
@@ -72,9 +72,14 @@ Space space_of(const ExecInstr& in) { return static_cast<Space>(in.aux & 0xff); 
 // where a state space is given, or a 32-bit shared address without one, is a finding, not a stop.
 mem::SharedTarget target(ExecCtx& c, const ExecInstr& in, int lane, bool cluster_ok, const char* what) {
   const Space sp = space_of(in);
-  const uint64_t a = mem::shared_operand(c, lane, mem::lane_address(c, c.op(in, 0), lane), sp == Space::Generic, what);
+  const bool generic = sp == Space::Generic;
+  const uint64_t a = mem::shared_operand(c, lane, mem::lane_address(c, c.op(in, 0), lane), generic, what);
+  // A generic address of a peer's barrier reaches it, like .shared::cluster, for the operations
+  // that may act remotely (the H200 completes the peer's phase: smem_probe m9).
+  if (generic && cluster_ok) return mem::resolve_cluster_shared(c, lane, a, what);
   if (sp == Space::SharedCluster && cluster_ok) return mem::resolve_cluster_shared(c, lane, a, what);
-  // §9.7.13.15: generic and .shared::cta addresses name the executing CTA's own barriers.
+  // §9.7.13.15: .shared::cta addresses (and generic ones of init/inval/wait) name the executing CTA's
+  // own barriers.
   return {c.cta, mem::own_shared_offset(c, lane, a, what), c.cta->cluster_rank(), false};
 }
 

@@ -72,12 +72,15 @@ uint32_t uniform_u32(ExecCtx& c, Ref r, const char* what, const char* section) {
 }
 
 uint32_t shared_offset(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool generic, const char* what) {
-  const uint64_t off = mem::own_shared_offset(c, lane, mem::shared_operand(c, lane, addr, generic, what), what);
-  if (off + size > c.cta->smem_bytes() || (off & (size - 1)))
-    c.fail(lane, fmt::format("{}: shared address 0x{:x} ({} bytes) is outside this CTA's {} bytes of shared "
-                             "memory or not {}-byte aligned",
-                             what, off, size, c.cta->smem_bytes(), size));
-  return static_cast<uint32_t>(off);
+  // The operand as the hardware reads it: its low 32 bits (sim/memory/shared_operand.h).
+  addr = mem::shared_operand(c, lane, addr, generic, what);
+  const uint32_t off = mem::own_shared_offset(c, lane, addr, what);
+  if (uint64_t{off} + size > c.cta->smem_bytes() || (off & (size - 1)))
+    c.fail(lane, fmt::format("{}: shared address 0x{:x} ({} bytes) is outside this CTA's shared memory [0x{:x}, "
+                             "0x{:x}) or not {}-byte aligned",
+                             what, addr, size, mem::own_shared_address(*c.cta, 0),
+                             mem::own_shared_address(*c.cta, c.cta->smem_bytes()), size));
+  return off;
 }
 
 bool check_ld_war(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, const TmemRange& writes, const char* what) {

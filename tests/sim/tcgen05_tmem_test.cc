@@ -241,7 +241,7 @@ TEST_CASE("tcgen05.alloc/dealloc: the rules of §9.7.16.7.1 are reported") {
 }
 
 TEST_CASE("tcgen05.alloc waits for columns another CTA on the same SM frees") {
-  // 149 CTAs on 148 SMs: the last shares SM 0 with CTA 0; both want all 512 columns.
+  // 149 CTAs on 148 SMs: the last shares an SM with an earlier CTA; both want all 512 columns.
   const std::string ptx = test::ptx_header() + R"(
 .visible .entry k(.param .u64 out)
 {
@@ -268,7 +268,10 @@ TEST_CASE("tcgen05.alloc waits for columns another CTA on the same SM frees") {
   auto r = h.launch("k", {149, 1, 1}, {32, 1, 1}, test::Params().add(out));
   auto got = h.download<uint32_t>(out, 149 * 2);
   for (int i = 0; i < 149; ++i) CHECK(got[2 * i] == 1);  // every CTA got column 0 (then +1)
-  CHECK(got[2 * 148 + 1] == got[1]);                      // the last one really shared CTA 0's SM
+  int shared_with = -1;                                   // the last one really shared an SM
+  for (int i = 0; i < 148; ++i)
+    if (got[2 * i + 1] == got[2 * 148 + 1]) shared_with = i;
+  CHECK(shared_with >= 0);
   CHECK(r.cycles > 2000);
 }
 
