@@ -95,14 +95,19 @@ std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchSta
         std::string state = it == objs.end()
                                 ? fmt::format("shared::cta 0x{:x}: no initialised mbarrier there", g.wait_addr)
                                 : it->second.describe();
-        std::string last = "never updated since mbarrier.init";
+        // The key leaves out what differs between CTAs in the same state (their coordinates, the
+        // cycle): the example line gives them for one CTA.
+        std::string last = "never updated since mbarrier.init", when;
         if (it != objs.end() && !it->second.last.what.empty()) {
           const Mbarrier::LastUpdate& u = it->second.last;
-          last = u.src ? fmt::format("{} by CTA {} warp {} at {}, cycle {}", u.what, dim(u.cta), u.warp,
-                                     site_of(L, u.src - 1).str(), u.at.count())
-                       : fmt::format("{} (an asynchronous completion), cycle {}", u.what, u.at.count());
+          const Dim3 me = c->ctaid();
+          const bool own = u.cta.x == me.x && u.cta.y == me.y && u.cta.z == me.z;
+          last = u.src ? fmt::format("{} by {} warp {} at {}", u.what, own ? "its own" : "CTA " + dim(u.cta), u.warp,
+                                     site_of(L, u.src - 1).str())
+                       : fmt::format("{} (an asynchronous completion)", u.what);
+          when = fmt::format(", last updated at cycle {}", u.at.count());
         }
-        add(bars, state + "; last update: " + last, *c, fmt::format("CTA {}", dim(c->ctaid())), 0);
+        add(bars, state + "; last update: " + last, *c, fmt::format("CTA {}{}", dim(c->ctaid()), when), 0);
       }
     }
   }
@@ -137,8 +142,8 @@ std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchSta
     nwarps += g.warps;
     all.insert(g.ctas.begin(), g.ctas.end());
   }
-  r += fmt::format("\n  who waits ({} group{} of identical waits, {} thread group{} of warps in {}):", waits.size(),
-                   waits.size() == 1 ? "" : "s", nwarps, nwarps == 1 ? "" : "s", ctas_text(all.size()));
+  r += fmt::format("\n  who waits ({} group{} of identical waits over {} waiting warp{} or parts of warps in {}):",
+                   waits.size(), waits.size() == 1 ? "" : "s", nwarps, nwarps == 1 ? "" : "s", ctas_text(all.size()));
   size_t shown = 0;
   for (auto [k, g] : ordered(waits)) {
     if (shown++ == kWaitLines) {
