@@ -29,7 +29,7 @@ std::string state_key(const Warp& w, const ThreadGroup& g) {
     case GroupState::AtAsyncWait:
       return w.async_wait_reason.empty() ? "waiting for an asynchronous operation" : w.async_wait_reason;
     case GroupState::AtMbarrier:
-      return fmt::format("mbarrier.try_wait{} on the mbarrier at shared::cta 0x{:x} for the completion of phase {}",
+      return fmt::format("mbarrier wait{} on the mbarrier at shared::cta 0x{:x} for the completion of phase {}",
                          g.wake_at.is_never() ? "" : " (with a time limit)", g.wait_addr, g.wait_phase);
     case GroupState::AtClusterBarrier:
       return fmt::format("barrier.cluster.wait for phase {} of the cluster barrier", g.wait_phase);

@@ -25,7 +25,7 @@ endif()
 # report tcsim produces today (the others need TMA): exit code 2 and the named report.
 if(EXISTS ${PROJECT_SOURCE_DIR}/tools/tcsim/cmd_run.cc)
   set(_async_bad
-      "tma|deadlock_pipeline|deadlock.*mbarrier at shared::cta 0x2410 \\(phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0\\).*deadlock_pipeline.sm_90a.ptx:224.*warp 1 lanes 0-31: waiting \\(mbarrier.try_wait\\) on mbarrier at shared::cta 0x2400 \\(phase 0, parity 0, 1 of 1 arrivals pending"
+      "tma|deadlock_pipeline|deadlock.*mbarrier at shared::cta 0x2410 \\(phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0\\).*mbarrier at shared::cta 0x2400 \\(phase 0, parity 0, 1 of 1 arrivals pending.*warp 0 lanes 0: mbarrier wait on the mbarrier at shared::cta 0x2410 .*deadlock_pipeline.sm_90a.ptx:224.*2 warps \\(64 lanes\\) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x2400"
       "tma|misaligned_mbarrier|mbarrier.init: the mbarrier address shared::cta 0x404 is not 8-byte aligned"
       "cluster|dsmem_after_exit|CTA \\(0,0,0\\) \\(rank 0 of cluster \\(0,0,0\\)\\) exits while the access of CTA \\(1,0,0\\).*st.shared::cluster"
       # A .shared::cta access through another rank's address, a .shared::cluster access to a rank

@@ -50,7 +50,7 @@ $Lbar:
   CHECK(e.find("64 CTAs (e.g. CTA (0,0,0), last updated at cycle 5): mbarrier at shared::cta") != std::string::npos);
   CHECK(e.find("1 of 2 arrivals pending") != std::string::npos);
   CHECK(e.find("last update: mbarrier.arrive by its own warp 0 at dl.ptx:16") != std::string::npos);
-  CHECK(e.find("64 warps (2048 lanes) in 64 CTAs: mbarrier.try_wait on the mbarrier at shared::cta") !=
+  CHECK(e.find("64 warps (2048 lanes) in 64 CTAs: mbarrier wait on the mbarrier at shared::cta") !=
         std::string::npos);
   CHECK(e.find("192 warps (6144 lanes) in 64 CTAs: waiting at CTA barrier 0 at dl.ptx:24") != std::string::npos);
   CHECK(e.find("64 CTAs (e.g. CTA (0,0,0)): barrier 0: 3 of 4 warps arrived") != std::string::npos);
