@@ -30,6 +30,13 @@ struct LaunchConfig {
   // the H200; 0: the device's default (docs/printf.md "FIFO"). printf calls whose record does not
   // fit are dropped and counted (LaunchResult::printf_dropped).
   uint64_t printf_fifo_bytes = 0;
+  // Optional names for byte ranges of the parameter buffer (a launch spec's tensor maps: "tmA" at
+  // offset 0, 128 bytes), used in messages: the misread report names the tensor map TMA loaded with.
+  struct ParamLabel {
+    uint32_t offset = 0, size = 0;
+    std::string name;
+  };
+  std::vector<ParamLabel> param_labels;
 };
 
 // Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on
