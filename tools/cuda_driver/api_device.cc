@@ -204,7 +204,7 @@ CUresult check_ctx(Driver& drv, CUcontext c, Context*& out, const char* call) {
 
 // The context a call names, or the current one when it passes NULL.
 CUresult ctx_or_current(Driver& drv, CUcontext c, Context*& out, const char* call) {
-  if (!c) return drv.need_context(out);
+  if (!c) return drv.need_context(out, true);
   return check_ctx(drv, c, out, call);
 }
 
@@ -277,7 +277,7 @@ TCSIM_CU_API CUresult CUDAAPI cuCtxGetDevice(CUdevice* dev) {
   TCSIM_CU_ENTER();
   if (!dev) return CUDA_ERROR_INVALID_VALUE;
   Context* c = nullptr;
-  if (CUresult r = drv.need_context(c)) return r;
+  if (CUresult r = drv.need_context(c, true)) return r;
   *dev = c->device;
   return CUDA_SUCCESS;
 }
@@ -295,7 +295,7 @@ TCSIM_CU_API CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
   TCSIM_CU_ENTER();
   if (!flags) return CUDA_ERROR_INVALID_VALUE;
   Context* c = nullptr;
-  if (CUresult r = drv.need_context(c)) return r;
+  if (CUresult r = drv.need_context(c, true)) return r;
   *flags = c->flags;
   return CUDA_SUCCESS;
 }
@@ -335,7 +335,7 @@ TCSIM_CU_API CUresult CUDAAPI cuCtxGetLimit(size_t* v, CUlimit limit) {
   TCSIM_CU_ENTER();
   if (!v) return CUDA_ERROR_INVALID_VALUE;
   Context* c = nullptr;
-  if (CUresult r = drv.need_context(c)) return r;
+  if (CUresult r = drv.need_context(c, true)) return r;
   if (auto it = c->limits.find(limit); it != c->limits.end()) {
     *v = it->second;
     return CUDA_SUCCESS;
@@ -368,7 +368,7 @@ TCSIM_CU_API CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache* cfg) {
   TCSIM_CU_ENTER();
   if (!cfg) return CUDA_ERROR_INVALID_VALUE;
   Context* c = nullptr;
-  if (CUresult r = drv.need_context(c)) return r;
+  if (CUresult r = drv.need_context(c, true)) return r;
   *cfg = c->cache_config;
   return CUDA_SUCCESS;
 }

@@ -13,14 +13,17 @@
 
 #include <fmt/format.h>
 
-#include "sim/address_space.h"
 #include "tools/cuda_driver/driver.h"
 
 using namespace tcsim::cudrv;
 
 namespace {
 
-bool is_device_address(uint64_t a) { return a >= tcsim::sim::addr::kGlobalBase && a < tcsim::sim::addr::kGlobalLimit; }
+// Which side an address of a unified copy (cuMemcpy, CU_MEMORYTYPE_UNIFIED) is on: device when it
+// lies in a simulated allocation. (Host memory can have numerically the same addresses as the
+// simulated device window, so the explicit HtoD/DtoH/DtoD calls never guess.)
+enum class Side : uint8_t { Host, Device, Unified };
+bool on_device(Driver& drv, uint64_t a) { return a && drv.device().contains(a, 1); }
 
 CUresult check_device_range(Driver& drv, uint64_t a, uint64_t n, const char* call, const char* what) {
   if (n == 0) return CUDA_SUCCESS;
@@ -55,12 +58,14 @@ void move_bytes(Driver& drv, uint64_t dst, bool dst_dev, uint64_t src, bool src_
 // runs; pageable host memory is read now (the driver stages pageable sources before returning) and
 // written synchronously (a copy to pageable memory returns once complete: CUDA Driver API, "API
 // synchronization behavior").
-CUresult copy(Driver& drv, const char* call, uint64_t dst, uint64_t src, uint64_t n, CUstream hs, bool async) {
+CUresult copy(Driver& drv, const char* call, uint64_t dst, Side dst_side, uint64_t src, Side src_side, uint64_t n, CUstream hs,
+             bool async) {
   Stream* s = nullptr;
   if (!drv.stream(hs, s)) return drv.fail(CUDA_ERROR_INVALID_HANDLE, fmt::format("{}: invalid stream handle", call));
   if (drv.sticky()) return drv.sticky();
   if (n == 0) return CUDA_SUCCESS;
-  const bool dd = is_device_address(dst), sd = is_device_address(src);
+  const bool dd = dst_side == Side::Unified ? on_device(drv, dst) : dst_side == Side::Device;
+  const bool sd = src_side == Side::Unified ? on_device(drv, src) : src_side == Side::Device;
   if (dd) {
     if (CUresult r = check_device_range(drv, dst, n, call, "destination")) return r;
   } else if (!dst) {
@@ -107,7 +112,7 @@ CUresult resolve_side(Driver& drv, const char* call, const char* side, CUmemoryt
   switch (t) {
     case CU_MEMORYTYPE_HOST: addr = reinterpret_cast<uint64_t>(host); is_dev = false; break;
     case CU_MEMORYTYPE_DEVICE: addr = dev; is_dev = true; break;
-    case CU_MEMORYTYPE_UNIFIED: addr = dev; is_dev = is_device_address(dev); break;
+    case CU_MEMORYTYPE_UNIFIED: addr = dev; is_dev = on_device(drv, dev); break;
     case CU_MEMORYTYPE_ARRAY:
       (void)array;
       return drv.not_supported(call, fmt::format("{} is a CUDA array (tcsim implements no arrays or textures)", side));
@@ -473,43 +478,43 @@ TCSIM_CU_API CUresult CUDAAPI cuPointerGetAttributes(unsigned int n, CUpointer_a
 
 TCSIM_CU_API CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpy", dst, src, n, nullptr, false);
+  return copy(drv, "cuMemcpy", dst, Side::Unified, src, Side::Unified, n, nullptr, false);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyAsync", dst, src, n, s, true);
+  return copy(drv, "cuMemcpyAsync", dst, Side::Unified, src, Side::Unified, n, s, true);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dst, CUcontext, CUdeviceptr src, CUcontext, size_t n) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyPeer", dst, src, n, nullptr, false);
+  return copy(drv, "cuMemcpyPeer", dst, Side::Device, src, Side::Device, n, nullptr, false);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext, CUdeviceptr src, CUcontext, size_t n, CUstream s) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyPeerAsync", dst, src, n, s, true);
+  return copy(drv, "cuMemcpyPeerAsync", dst, Side::Device, src, Side::Device, n, s, true);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dst, const void* src, size_t n) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyHtoD", dst, reinterpret_cast<uint64_t>(src), n, nullptr, false);
+  return copy(drv, "cuMemcpyHtoD", dst, Side::Device, reinterpret_cast<uint64_t>(src), Side::Host, n, nullptr, false);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dst, const void* src, size_t n, CUstream s) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyHtoDAsync", dst, reinterpret_cast<uint64_t>(src), n, s, true);
+  return copy(drv, "cuMemcpyHtoDAsync", dst, Side::Device, reinterpret_cast<uint64_t>(src), Side::Host, n, s, true);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyDtoH(void* dst, CUdeviceptr src, size_t n) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyDtoH", reinterpret_cast<uint64_t>(dst), src, n, nullptr, false);
+  return copy(drv, "cuMemcpyDtoH", reinterpret_cast<uint64_t>(dst), Side::Host, src, Side::Device, n, nullptr, false);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t n, CUstream s) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyDtoHAsync", reinterpret_cast<uint64_t>(dst), src, n, s, true);
+  return copy(drv, "cuMemcpyDtoHAsync", reinterpret_cast<uint64_t>(dst), Side::Host, src, Side::Device, n, s, true);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyDtoD", dst, src, n, nullptr, false);
+  return copy(drv, "cuMemcpyDtoD", dst, Side::Device, src, Side::Device, n, nullptr, false);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
   TCSIM_CU_ENTER();
-  return copy(drv, "cuMemcpyDtoDAsync", dst, src, n, s, true);
+  return copy(drv, "cuMemcpyDtoDAsync", dst, Side::Device, src, Side::Device, n, s, true);
 }
 TCSIM_CU_API CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D* p) {
   TCSIM_CU_ENTER();

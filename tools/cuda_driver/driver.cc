@@ -110,8 +110,9 @@ Context* Driver::current() {
   return s.empty() ? nullptr : s.back();
 }
 
-CUresult Driver::need_context(Context*& out) {
+CUresult Driver::need_context(Context*& out, bool quiet) {
   out = current();
+  if (!out && quiet) return CUDA_ERROR_INVALID_CONTEXT;
   if (!out) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context (call cuCtxCreate, or cuDevicePrimaryCtxRetain "
                                                     "and cuCtxSetCurrent, first)");
   if (out->primary && !out->active)

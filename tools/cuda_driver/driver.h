@@ -147,7 +147,8 @@ class Driver {
   Context* create_context(unsigned flags);
   void destroy_context(Context* c);
   // The context a call works in: the current one, or the error to return.
-  CUresult need_context(Context*& out);
+  // `quiet`: for queries the runtime makes before it has a context (no message).
+  CUresult need_context(Context*& out, bool quiet = false);
 
   // Handles are validated before use: a stale or foreign handle is CUDA_ERROR_INVALID_HANDLE.
   template <class T>
