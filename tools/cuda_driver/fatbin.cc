@@ -15,6 +15,10 @@ namespace {
 // Flags of an entry (docs/cuda_driver.md "Fat binaries").
 constexpr uint64_t kFlagLz4 = 0x2000;
 constexpr uint64_t kFlagZstd = 0x8000;
+// Set on entries for an arch-specific target (sm_90a, sm_100a): observed on nvcc 13.0 output
+// (tests/cuda_driver/fatbin_test.cc), where `-gencode arch=compute_100a,code=sm_100a` and
+// `...compute_100,code=sm_100` differ in this bit only.
+constexpr uint64_t kFlagArchSpecific = 0x100000;
 // A decompressed entry larger than this is refused (bad input must not allocate without bound).
 constexpr uint64_t kMaxEntryBytes = uint64_t{1} << 31;
 
@@ -139,7 +143,7 @@ std::optional<Fatbin> parse_fatbin(const uint8_t* data, uint64_t avail, std::str
       if (auto z = out.payload.find('\0'); z != std::string::npos) out.payload.resize(z);
       out.target = ptx_target_of(out.payload);
     } else {
-      out.target = fmt::format("sm_{}", sm);
+      out.target = fmt::format("sm_{}{}", sm, (flags & kFlagArchSpecific) ? "a" : "");
     }
     fb.entries.push_back(std::move(out));
     p += ehs + payload;
@@ -156,7 +160,8 @@ const FatbinEntry* select_ptx(const Fatbin& fb, isa::Arch arch, std::string& why
   uint32_t portable_sm = 0;
   std::vector<std::string> ptx_targets, sass_targets;
   for (const FatbinEntry& e : fb.entries) {
-    if (e.kind == FatbinKind::Elf) sass_targets.push_back(e.target);
+    if (e.kind == FatbinKind::Elf && std::find(sass_targets.begin(), sass_targets.end(), e.target) == sass_targets.end())
+      sass_targets.push_back(e.target);
     if (e.kind != FatbinKind::Ptx) continue;
     ptx_targets.push_back(e.target.empty() ? std::string("(no .target)") : e.target);
     if (e.target == want) exact = &e;

@@ -13,7 +13,8 @@
 //   header   u32 magic 0xBA55ED50, u16 version 1, u16 header size, u64 size of the entries
 //   entry    u16 kind (1 PTX, 2 ELF, 4 LTO IR), u16 version, u32 header size, u32 payload size,
 //            u32 -, u32 compressed size @16, u32 - @20, u32 - @24, u32 sm version @28 (XY),
-//            u64 flags @40 (0x2000 LZ4 block, 0x8000 zstd frame), u64 uncompressed size @56;
+//            u64 flags @40 (0x2000 LZ4 block, 0x8000 zstd frame, 0x100000 arch-specific target),
+//            u64 uncompressed size @56;
 //            the payload follows the entry header.
 #pragma once
 #include <cstddef>

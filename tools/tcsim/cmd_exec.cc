@@ -5,8 +5,10 @@
 // or its own driver-API code loads libtcsim-cuda as libcuda.so.1 (docs/cuda_driver.md). capture runs
 // it through the capture layer (tools/capture), which records every launch as a launch spec with
 // its input buffers (.npy) and its outputs, forwarding each call to libtcsim-cuda or, with
-// --driver, to a real driver on a GPU machine. Both replace this process by the program (exec), so
-// the exit status is the program's own.
+// --driver, to a real driver on a GPU machine. exec replaces this process by the program, so the
+// exit status is the program's own; capture waits for it, then says how many launches it captured
+// (exit 3 when one could not be: capture.json says why).
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,10 +16,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "isa/arch.h"
 #include "tools/tcsim/command.h"
@@ -112,7 +116,7 @@ void set(const char* name, const std::string& v) {
   if (!v.empty()) ::setenv(name, v.c_str(), 1);
 }
 
-[[noreturn]] void run(const ExecOptions& o, const fs::path& libcuda_dir) {
+void set_env(const ExecOptions& o, const fs::path& libcuda_dir) {
   std::string ld = libcuda_dir.string();
 #ifdef TCSIM_CUDA_LIB64
   // A program built with -cudart shared needs the toolkit's libcudart.so.13 (it holds no libcuda).
@@ -127,6 +131,9 @@ void set(const char* name, const std::string& v) {
   set("TCSIM_DUMP_PTX", o.dump_ptx);
   if (o.report) ::setenv("TCSIM_CUDA_REPORT", "1", 1);
   if (o.trace) ::setenv("TCSIM_CUDA_TRACE", "1", 1);
+}
+
+[[noreturn]] void exec_program(const ExecOptions& o) {
   std::vector<char*> argv;
   for (const auto& a : o.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -144,7 +151,8 @@ fs::path require_lib(const char* env_name, const char* sub, const char* what) {
 
 int run_exec(Args args) {
   const ExecOptions o = parse(args, false);
-  run(o, require_lib("TCSIM_CUDA_LIB_DIR", "tcsim-cuda", "libtcsim-cuda"));
+  set_env(o, require_lib("TCSIM_CUDA_LIB_DIR", "tcsim-cuda", "libtcsim-cuda"));
+  exec_program(o);
 }
 
 int run_capture(Args args) {
@@ -159,7 +167,39 @@ int run_capture(Args args) {
   fs::create_directories(out, ec);
   if (ec) throw UsageError(fmt::format("--out {}: {}", out, ec.message()));
   ::setenv("TCSIM_CAPTURE_DIR", fs::absolute(out).string().c_str(), 1);
-  run(o, cap);
+  fs::remove(fs::path(out) / "capture.json", ec);
+  set_env(o, cap);
+  // The program runs as a child: afterwards the capture is summarised, and a launch that could not
+  // be captured makes the exit status non-zero (3) even when the program itself succeeded.
+  const pid_t pid = ::fork();
+  if (pid < 0) throw UsageError(fmt::format("cannot fork: {}", std::strerror(errno)));
+  if (pid == 0) {
+    try {
+      exec_program(o);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "tcsim capture: error: {}\n", e.what());
+      std::_Exit(127);
+    }
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const int prog_rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  std::ifstream f(fs::path(out) / "capture.json");
+  if (!f) {
+    fmt::print(stderr, "tcsim capture: the program made no CUDA launch through the driver ({} has no capture.json)\n", out);
+    return prog_rc ? prog_rc : 3;
+  }
+  const auto j = nlohmann::json::parse(f, nullptr, false);
+  size_t total = 0, captured = 0;
+  if (j.is_object() && j.contains("launches"))
+    for (const auto& l : j["launches"]) {
+      ++total;
+      if (l.value("captured", false)) ++captured;
+    }
+  fmt::print(stderr, "tcsim capture: {} of {} launches captured into {}\n", captured, total, out);
+  if (prog_rc) return prog_rc;
+  return captured == total ? 0 : 3;
 }
 
 }  // namespace
