@@ -56,13 +56,14 @@ int max_threads(const Function& f) {
   return static_cast<int>(t);
 }
 
+// The CUresult a GPU returns for the fault the simulator reports (sim/memory/access.h wording):
+// an out-of-bounds or freed address is an illegal address, a misaligned one a misaligned address,
+// `trap` and everything else (deadlock, watchdog, a broken rule) an unspecified launch failure.
 CUresult classify_fault(const std::string& msg) {
-  if (msg.find("outside device memory") != std::string::npos || msg.find("out of bounds") != std::string::npos ||
-      msg.find("freed") != std::string::npos)
+  if (msg.find("out-of-bounds") != std::string::npos || msg.find("outside device memory") != std::string::npos ||
+      msg.find("which was freed") != std::string::npos)
     return CUDA_ERROR_ILLEGAL_ADDRESS;
-  if (msg.find("misaligned") != std::string::npos || msg.find("not aligned") != std::string::npos)
-    return CUDA_ERROR_MISALIGNED_ADDRESS;
-  if (msg.find("trap") != std::string::npos) return CUDA_ERROR_LAUNCH_FAILED;
+  if (msg.find(": misaligned ") != std::string::npos) return CUDA_ERROR_MISALIGNED_ADDRESS;
   return CUDA_ERROR_LAUNCH_FAILED;
 }
 
