@@ -33,10 +33,8 @@ using isa::ptx::Op;
 void exec_wait_ld(ExecCtx& c, const ExecInstr&) {
   require_converged_warp(c, "tcgen05.wait::ld");
   TcWarpState& ws = c.sm->tensor_core().cta(*c.cta).warp(c.warp->id());
-  for (const TcWarpState::PendingReg& p : ws.ld_regs) {
-    uint64_t* d = c.dst(p.slot);
-    for_lanes(p.mask, [&](int i) { d[i] = p.v[i]; });
-  }
+  // The registers were written when the tcgen05.ld issued (tcgen05_ld_st.cc): the wait ends the
+  // window in which reading them is a finding and in which a TMEM write would race the load.
   ws.ld_regs.clear();
   ws.ld_ranges.clear();
   c.warp->reg_watch = nullptr;

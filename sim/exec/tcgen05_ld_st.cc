@@ -12,15 +12,20 @@
 // warp w reaches only lanes 32*(w%4) .. +31 (§9.7.16.8.1); the columns must be allocated to the
 // CTA (§9.7.16.7.1).
 //
-// Timing model: tcgen05.ld samples TMEM when it issues; its registers are written only by
-// tcgen05.wait::ld (tcgen05_commit_fence_wait.cc), as the spec leaves them undefined until then
-// (§9.7.16.8.5) — an instruction that uses one earlier is reported and sees the old value.
+// Timing model: tcgen05.ld samples TMEM when it issues and writes its destination registers then.
+// The PTX ISA leaves them undefined until tcgen05.wait::ld (§9.7.16.8.5), but a true register
+// dependency is honoured without the wait — only TMEM anti-dependencies need it (§9.7.16.6.4.5 and
+// the examples of §9.7.16.8.5) — and real kernels rely on that: the CuTe Blackwell tutorials read
+// tcgen05.ld results with no tcgen05.wait::ld at all and pass on B200. So an instruction that uses
+// such a register before the wait is reported (a finding) and sees the loaded value, as on the GPU.
 // tcgen05.st writes TMEM when it issues; tcgen05.wait::st ends its hazard window. The checker
 // (tcgen05.md §16) reports: a tcgen05.ld of cells an MMA/cp/shift has in flight (stale data), of
 // cells written by an async op that completed after the warp's last
 // tcgen05.fence::after_thread_sync (the missing fence of §9.7.16.6.4 pattern (c)), and a
 // tcgen05.st over cells a pending tcgen05.ld reads (WAR without tcgen05.wait::ld).
+#include <array>
 #include <cstring>
+#include <vector>
 
 #include "isa/layouts/tmem_ld_st.h"
 #include "sim/exec/lane_ops.h"
@@ -107,23 +112,29 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
   const bool pack = map.packed();
   const uint32_t l0 = acc.range.lane0, c0 = acc.range.col0;
   if (ws.ld_regs.empty()) ws.ld_function = c.prog->sources[in.src].function;
+  // All cells are read before any register is written (a destination may also be the address).
+  std::vector<std::array<uint64_t, 32>> vals(nregs);
+  for (uint32_t j = 0; j < nregs; ++j)
+    for_lanes(c.mask, [&](int t) {
+      if (!pack) {
+        const TmemLdStMap::Cell cl = map.locate(uint32_t(t), j);
+        vals[j][t] = tm.cell(l0 + cl.lane, c0 + cl.column);
+      } else {
+        const TmemLdStMap::Cell lo = map.locate(uint32_t(t), j, 0), hi = map.locate(uint32_t(t), j, 1);
+        vals[j][t] = (tm.cell(l0 + lo.lane, c0 + lo.column) & 0xffffu) |
+                     (uint64_t{tm.cell(l0 + hi.lane, c0 + hi.column) & 0xffffu} << 16);
+      }
+    });
   for (uint32_t j = 0; j < nregs; ++j) {
     const ExecOperand& o = c.op(in, 1 + j);
     TcWarpState::PendingReg p;
     p.slot = o.ref;
     p.reg = vec.kind == OperandKind::Vector ? vec.elems[j].reg : vec.reg;
     p.mask = o.is_sink ? 0 : c.mask;
-    for_lanes(c.mask, [&](int t) {
-      if (!pack) {
-        const TmemLdStMap::Cell cl = map.locate(uint32_t(t), j);
-        p.v[t] = tm.cell(l0 + cl.lane, c0 + cl.column);
-      } else {
-        const TmemLdStMap::Cell lo = map.locate(uint32_t(t), j, 0), hi = map.locate(uint32_t(t), j, 1);
-        p.v[t] = (tm.cell(l0 + lo.lane, c0 + lo.column) & 0xffffu) |
-                 (uint64_t{tm.cell(l0 + hi.lane, c0 + hi.column) & 0xffffu} << 16);
-      }
-    });
-    if (p.mask) ws.ld_regs.push_back(p);
+    if (!p.mask) continue;
+    uint64_t* d = c.dst(o.ref);
+    for_lanes(p.mask, [&](int t) { d[t] = vals[j][t]; });
+    ws.ld_regs.push_back(p);
   }
   ws.ld_src = in.src;
   ws.ld_ranges.push_back(acc.range);

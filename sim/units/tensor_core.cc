@@ -187,8 +187,9 @@ void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in) {
     const std::string name = p.reg < f.regs.size() ? f.regs[p.reg].name : std::string("a register");
     tc_report(c, __builtin_ctz(p.mask & c.mask), "tcgen05-early-read",
               fmt::format("uses {} before tcgen05.wait::ld: it is a destination of the tcgen05.ld at {}, whose "
-                          "result is undefined until tcgen05.wait::ld (PTX ISA §9.7.16.8.3, §9.7.16.8.5); "
-                          "tcsim leaves the register's old value there until the wait",
+                          "result is undefined until tcgen05.wait::ld (PTX ISA §9.7.16.8.3, §9.7.16.8.5); the GPU "
+                          "honours the register dependency without the wait (§9.7.16.6.4.5), and tcsim gives the "
+                          "loaded value too",
                           name, source_line(*c.launch, ws.ld_src)));
     return;
   }

@@ -60,7 +60,6 @@ struct TcWarpState {
     Ref slot = 0;
     isa::ptx::RegId reg = isa::ptx::kNoReg;  // for the early-read check
     uint32_t mask = 0;
-    uint64_t v[32] = {};
   };
   std::vector<PendingReg> ld_regs;
   uint32_t ld_function = 0;          // isa function of the pending registers

@@ -271,7 +271,7 @@ TEST_CASE("tcgen05.ld/st: lane quarters, allocation bounds, early reads") {
                               " add.u32 %r2, %r1, 30;\n tcgen05.ld.sync.aligned.32x32b.x4.b32 {%r5,%r6,%r7,%r8}, [%r2];\n");
     CHECK(e.find("columns 30-33, which are not allocated to this CTA") != std::string::npos);
   }
-  SUBCASE("using a tcgen05.ld destination before tcgen05.wait::ld is reported and sees the old value") {
+  SUBCASE("using a tcgen05.ld destination before tcgen05.wait::ld is reported and sees the loaded value") {
     std::vector<std::string> w;
     const std::string body = std::string(kAlloc32) +
                              " mov.u32 %r5, 77;\n tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r5};\n"
@@ -287,8 +287,8 @@ TEST_CASE("tcgen05.ld/st: lane quarters, allocation bounds, early reads") {
     const uint64_t out = h.zeros(32 * 8);
     auto r = h.launch("k", {1, 1, 1}, {32, 1, 1}, test::Params().add(out));
     auto got = h.download<uint32_t>(out, 64);
-    CHECK(got[0] == 6);   // the old %r6 + 1
-    CHECK(got[1] == 78);  // after the wait: 77 + 1
+    CHECK(got[0] == 78);  // the loaded 77 + 1: the register dependency holds without the wait
+    CHECK(got[1] == 78);  // after the wait: the same
     REQUIRE(r.warnings.size() == 1);
     CHECK(r.warnings[0].find("uses %r6 before tcgen05.wait::ld") != std::string::npos);
   }

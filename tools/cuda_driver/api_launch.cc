@@ -179,14 +179,20 @@ CUresult launch(Driver& drv, const char* call, CUfunction hf, LaunchRequest q, v
   cfg.cluster = c;
   cfg.explicit_cluster = q.cluster_given || q.preferred.x || f->required_cluster.x;
   cfg.dynamic_smem_bytes = q.smem;
-  const unsigned long long seq = drv.next_id();
+  const unsigned long long seq = ++drv.launches;
   drv.enqueue(s, fmt::format("launch of {}", f->name), [&drv, f, cfg, params = std::move(params), events = q.events, seq] {
     const tcsim::sim::Module* mod = f->module->sim;
     try {
       const tcsim::sim::LaunchResult r = drv.device().launch(*mod, f->name, cfg, params);
       const double ms = static_cast<double>(r.cycles) / (tcsim::sim::machine_config(drv.arch()).clock_mhz * 1e3);
       drv.advance_ms(ms);
-      for (const std::string& w : r.warnings) drv.fail(CUDA_SUCCESS, fmt::format("warning: kernel {}: {}", f->name, w));
+      // Findings: the first few in full, then how many more (TCSIM_CUDA_REPORT lists them all).
+      constexpr size_t kShown = 8;
+      for (size_t i = 0; i < r.warnings.size(); ++i)
+        if (i < kShown || drv.reporting()) drv.fail(CUDA_SUCCESS, fmt::format("warning: {}", r.warnings[i]));
+      if (r.warnings.size() > kShown && !drv.reporting())
+        drv.fail(CUDA_SUCCESS, fmt::format("warning: kernel {}: {} more checker findings (tcsim exec --report lists them)",
+                                           f->name, r.warnings.size() - kShown));
       drv.launch_log.push_back({f->name, r.cycles, r.warnings.size()});
       drv.report(fmt::format("launch {} of {}: grid {} block {} cluster {} smem {}: {} cycles ({:.6f} ms simulated){}", seq,
                              f->name, dims(cfg.grid), dims(cfg.block), dims(cfg.cluster), cfg.dynamic_smem_bytes, r.cycles, ms,

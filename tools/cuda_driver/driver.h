@@ -205,6 +205,8 @@ class Driver {
   }
   // One line per launch on stderr when TCSIM_CUDA_REPORT is set (tcsim exec --report).
   void report(const std::string& msg) const;
+  bool reporting() const { return report_; }
+  unsigned long long launches = 0;  // launches queued so far (their numbers in reports)
 
   // Launches: the simulated result of the last launch (tcsim's own report, tcsim exec --report).
   struct LaunchRecord {
