@@ -13,13 +13,10 @@
 #include <vector>
 
 #include "isa/arch.h"
+#include "sim/dim3.h"
+#include "sim/report/finding.h"
 
 namespace tcsim::sim {
-
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t{x} * y * z; }
-};
 
 struct LaunchConfig {
   Dim3 grid, block, cluster;
@@ -48,8 +45,9 @@ struct ParamInfo {
 // What a driver reports about a kernel (cuFuncGetAttribute, occupancy): the PTX performance
 // directives (PTX ISA §11.4 "Performance-Tuning Directives") and the bound program's layout.
 struct KernelInfo {
-  uint32_t static_smem_bytes = 0;     // .shared variables (module and demoted function scope)
-  uint32_t dynamic_smem_align = 16;   // where dynamic shared memory starts after the static part
+  uint32_t static_smem_bytes = 0;     // static .shared bytes as ptxas -v reports them (models::SmemLayout)
+  uint32_t static_end = 0;            // end of the static variables (before the extern alignment)
+  uint32_t extern_smem_align = 0;     // largest alignment of an extern .shared array of the module (0: none)
   uint32_t param_bytes = 0;           // the parameter buffer
   uint32_t local_bytes = 0;           // the kernel's own .local frame per thread (callees not included)
   Dim3 maxntid{0, 0, 0}, reqntid{0, 0, 0}, reqnctapercluster{0, 0, 0};  // 0: not given
@@ -72,13 +70,17 @@ struct DeviceOptions {
 };
 
 // A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError
-// thrown by launch(); diagnostics that do not stop the kernel (checker warnings) land here.
+// thrown by launch(); what does not stop the kernel (findings) lands here.
 struct LaunchResult {
   uint64_t cycles = 0;                     // simulated cycles
   uint64_t warp_instructions = 0;          // instructions issued (one per thread group per step)
   uint64_t thread_instructions = 0;        // sum over issues of the threads executing
-  std::vector<std::string> warnings;       // checker reports, one line each
+  // Findings: rules of the PTX ISA the kernel broke while it ran to completion (sim/report), by
+  // (rule, site), earliest first, each with its count and first occurrences.
+  std::vector<FindingGroup> findings;
   std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
+  // Every kept occurrence as one line (Finding::str()), in group order: for logs and tests.
+  std::vector<std::string> finding_lines() const;
 };
 
 // An error in the simulated program or its launch: message names the PTX line, the CTA/warp/lane

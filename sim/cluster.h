@@ -15,10 +15,8 @@
 //     access records the accessing CTA's epoch; at a CTA's exit each recorded access must be
 //     covered by the exiting CTA's clock.
 //
-// Shared::cluster addresses (tcsim's encoding; PTX leaves it implementation-defined and programs
-// may only obtain them from mapa): an address below kClusterRankStride is the executing CTA's
-// own .shared::cta address (a .shared::cta address used as .shared::cluster names the executing
-// CTA, §5.1.7); otherwise it is ((rank + 1) << 24) | offset.
+// Shared::cluster addresses carry the owning CTA's rank in bits 24..31, the hardware's encoding
+// (models/machine/shared_memory.h); sim/memory/dsmem.h decodes them.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -36,22 +34,6 @@ class Warp;
 struct LaunchState;
 
 inline constexpr uint32_t kMaxClusterCtas = 16;          // ctaMask is 16 bits (§9.7.9.25.5.2)
-inline constexpr uint32_t kClusterRankShift = 24;
-inline constexpr uint64_t kClusterRankStride = uint64_t{1} << kClusterRankShift;  // > 228 KiB of smem
-
-// Splits a .shared::cluster address: rank (-1 = the executing CTA) and .shared::cta offset.
-struct ClusterAddr {
-  int32_t rank;
-  uint32_t offset;
-};
-inline ClusterAddr split_cluster_addr(uint64_t a) {
-  if (a < kClusterRankStride) return {-1, static_cast<uint32_t>(a)};
-  return {static_cast<int32_t>((a >> kClusterRankShift) - 1), static_cast<uint32_t>(a & (kClusterRankStride - 1))};
-}
-inline uint64_t make_cluster_addr(uint32_t rank, uint32_t offset) {
-  return (uint64_t{rank} + 1) << kClusterRankShift | offset;
-}
-
 // A vector clock over the ranks of a cluster (happens-before at CTA granularity).
 struct VClock {
   std::array<uint32_t, kMaxClusterCtas> t{};

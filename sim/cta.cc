@@ -16,10 +16,9 @@ Cta::Cta(Sm& sm, const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles st
   cluster_ctaid_ = {ctaid.x % cl.x, ctaid.y % cl.y, ctaid.z % cl.z};
   cluster_rank_ = cluster_ctaid_.x + cl.x * (cluster_ctaid_.y + cl.y * cluster_ctaid_.z);
   num_threads_ = static_cast<uint32_t>(L.cfg.block.count());
-  // Static, then dynamic (aligned), then 1 KiB reserved for system use (sm_80+; assumed at the end).
-  uint64_t dyn_off = (L.prog->static_smem + L.prog->dynamic_smem_align - 1) / L.prog->dynamic_smem_align *
-                     L.prog->dynamic_smem_align;
-  shared_.assign(dyn_off + L.cfg.dynamic_smem_bytes + 1024, 0);
+  // The system reserve, the static variables, the dynamic array (models/machine/shared_memory.h),
+  // up to the limit the hardware enforces (reserve + %total_smem_size).
+  shared_.assign(L.smem.limit(), 0);
   const uint32_t nwarps = (num_threads_ + 31) / 32;
   for (uint32_t w = 0; w < nwarps; ++w) {
     const uint32_t n = std::min<uint32_t>(32, num_threads_ - w * 32);

@@ -5,16 +5,21 @@
 #include <vector>
 
 #include "sim/api.h"
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
+#include "models/machine/shared_memory.h"
 #include "sim/memory/global_memory.h"
 #include "sim/program.h"
 
 namespace tcsim::sim {
 
+using models::MachineConfig;
+using models::kMaxRegisterBytesPerSm;
+
 struct LaunchState {
   const Program* prog = nullptr;
   LaunchConfig cfg;
   const MachineConfig* machine = nullptr;
+  models::SmemLayout smem;                     // every CTA's shared memory (models/machine/shared_memory.h)
   isa::Arch arch = isa::Arch::Sm100a;          // the modelled architecture (tensor-map rules: TMA)
   GlobalMemory* gm = nullptr;                  // read-only during a quantum
   std::vector<uint8_t> params;                 // kernel parameter buffer

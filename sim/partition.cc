@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "isa/ptx/dump.h"
+#include "sim/cta.h"
+#include "sim/warp.h"
 
 namespace tcsim::sim {
 
@@ -24,10 +25,17 @@ uint32_t Partition::jitter_draw(uint32_t max) {
   return static_cast<uint32_t>(z % (uint64_t{max} + 1));
 }
 
-void Partition::warn(Cycles when, const std::string& key, std::string message) {
-  constexpr size_t kMaxWarnings = 100;
-  if (!warned_.insert(key).second || warnings_.size() >= kMaxWarnings) return;
-  warnings_.push_back(fmt::format("cycle {}: {}", when.count(), message));
+Origin Partition::origin(int lane, const Cta* cta) const {
+  Origin o;
+  if (executing_) {
+    o.src = executing_->current()->src;
+    o.cta = executing_->cta().ctaid();
+    o.warp = static_cast<int>(executing_->id());
+    o.lane = lane;
+  } else if (cta) {
+    o.cta = cta->ctaid();
+  }
+  return o;
 }
 
 bool Partition::has_work() const {
@@ -47,11 +55,6 @@ Cycles Partition::next_activity() const {
 
 void Partition::record_fault(Cycles when, uint32_t sm, std::string message) {
   if (!fault_ || when < fault_->when) fault_ = Fault{when, sm, std::move(message)};
-}
-
-void Partition::warn(Cycles when, std::string message) {
-  const std::string key = message;
-  warn(when, key, std::move(message));
 }
 
 namespace {
@@ -111,37 +114,15 @@ std::string Partition::describe_blocked() const {
 std::string pc_location(const LaunchState& L, uint32_t pc) {
   const Program& prog = *L.prog;
   if (pc >= prog.code.size()) return "(no instruction)";
-  const SourceRef& s = prog.sources[prog.code[pc].src];
-  const isa::ptx::Function& f = prog.module->functions[s.function];
-  const isa::ptx::Instr& ins = f.instrs[s.instr];
-  std::string text = L.ptx_lines && ins.loc.line && ins.loc.line <= L.ptx_lines->size()
-                         ? (*L.ptx_lines)[ins.loc.line - 1] : isa::ptx::dump_instr(*prog.module, f, ins);
-  const auto b = text.find_first_not_of(" \t");
-  text = b == std::string::npos ? text : text.substr(b);
-  const std::string where = isa::ptx::cuda_location(*prog.module, ins.cuda);
-  return fmt::format("{}:{}{} `{}`", L.ptx_name, ins.loc.line, where.empty() ? "" : fmt::format(" ({})", where), text);
+  return site_of(L, prog.code[pc].src).str();
 }
 
 std::string format_fault(const LaunchState& L, const Warp& w, const ExecInstr& in, int lane, Cycles now,
                          const std::string& message) {
-  const Program& prog = *L.prog;
-  const SourceRef& s = prog.sources[in.src];
-  const isa::ptx::Function& f = prog.module->functions[s.function];
-  const isa::ptx::Instr& ins = f.instrs[s.instr];
-  std::string text;
-  if (L.ptx_lines && ins.loc.line && ins.loc.line <= L.ptx_lines->size()) {
-    text = (*L.ptx_lines)[ins.loc.line - 1];
-    auto b = text.find_first_not_of(" \t");
-    text = b == std::string::npos ? text : text.substr(b);
-  } else {
-    text = isa::ptx::dump_instr(*prog.module, f, ins);
-  }
-  const std::string where = isa::ptx::cuda_location(*prog.module, ins.cuda);
-  const std::string cuda = where.empty() ? "" : fmt::format(" ({})", where);
   const Dim3 c = w.cta().ctaid();
   std::string who = lane >= 0 ? fmt::format("warp {} lane {}", w.id(), lane) : fmt::format("warp {}", w.id());
-  return fmt::format("kernel {}: {}:{}{} `{}`: CTA ({},{},{}) {}, cycle {}: {}", L.kernel, L.ptx_name,
-                     ins.loc.line, cuda, text, c.x, c.y, c.z, who, now.count(), message);
+  return fmt::format("kernel {}: {}: CTA ({},{},{}) {}, cycle {}: {}", L.kernel, site_of(L, in.src).str(), c.x, c.y,
+                     c.z, who, now.count(), message);
 }
 
 }  // namespace tcsim::sim

@@ -14,6 +14,7 @@
 #include "sim/launch_state.h"
 #include "sim/memory/atomic_queue.h"
 #include "sim/memory/store_overlay.h"
+#include "sim/report/finding_log.h"
 #include "sim/sm.h"
 
 namespace tcsim::sim {
@@ -65,14 +66,20 @@ class Partition {
   std::string describe_blocked() const;
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
-  // Checker warnings (reports that do not stop the kernel), at most one per `key` (a program that
-  // repeats a mistake in a loop reports it once). Collected into LaunchResult::warnings in
-  // partition order at the end of the launch.
-  void warn(Cycles when, const std::string& key, std::string message);
-  // The same keyed by the message itself (reports that already carry their own location and
-  // cycle, e.g. the wgmma register checker's, which reports each operation once).
-  void warn(Cycles when, std::string message);
-  std::vector<std::string>& warnings() { return warnings_; }
+  // Findings (sim/report): rules of the PTX ISA the kernel broke without stopping it, counted per
+  // (rule, site); merged into LaunchResult::findings at the end of the launch.
+  FindingLog& findings() { return findings_; }
+  const FindingLog& findings() const { return findings_; }
+  // Records a finding of the instruction being executed (its site, warp and CTA; `lane` or -1), or,
+  // from an event of an asynchronous engine (no instruction executing), of `cta` alone.
+  template <class Detail>
+  void report(Rule rule, Cycles when, int lane, const Cta* cta, Detail&& detail, uint32_t other = kNoSite,
+              uint32_t variant = 0) {
+    findings_.add(rule, when, origin(lane, cta), other, variant, std::forward<Detail>(detail));
+  }
+  // The instruction being executed (set by Sm::step around each instruction).
+  void set_executing(const Warp* w) { executing_ = w; }
+  const Warp* executing() const { return executing_; }
 
   // Schedule perturbation (DeviceOptions::schedule): a random extra delay in [0, max] cycles from
   // this partition's generator (seeded per partition, so runs stay deterministic per seed with any
@@ -83,6 +90,7 @@ class Partition {
 
  private:
   uint32_t jitter_draw(uint32_t max);
+  Origin origin(int lane, const Cta* cta) const;
   const LaunchState* L_;
   uint32_t index_;
   std::vector<std::unique_ptr<Sm>> sms_;
@@ -95,8 +103,8 @@ class Partition {
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
   std::vector<uint8_t> approx_seen_;
-  std::vector<std::string> warnings_;
-  std::set<std::string> warned_;
+  FindingLog findings_;
+  const Warp* executing_ = nullptr;
   bool perturb_ = false;
   uint64_t rng_ = 0;
 };

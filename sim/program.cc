@@ -10,6 +10,7 @@
 
 #include "isa/ptx/cfg.h"
 #include "isa/ptx/dump.h"
+#include "models/machine/machine_config.h"
 #include "sim/address_space.h"
 #include "sim/api.h"
 #include "sim/exec/bind.h"
@@ -81,6 +82,15 @@ Ref BindCtx::dst_of(const Operand& o, int bits, bool wider_ok) const {
 
 Ref BindCtx::dst(int i, int bits, bool wider_ok) const { return dst_of(operand(i), bits, wider_ok); }
 
+Ref BindCtx::shared_value(uint32_t offset, int bits) {
+  const uint8_t w = static_cast<uint8_t>(bits);
+  for (const Program::SharedValueSlot& v : prog.smem_value_slots)
+    if (v.offset == offset && v.bits == w) return v.slot;
+  const Ref slot = prog.num_slots++;
+  prog.smem_value_slots.push_back({slot, offset, w});
+  return slot;
+}
+
 Ref BindCtx::imm(uint64_t bits) {
   const uint32_t idx = static_cast<uint32_t>(prog.imm_pool.size() / 32);
   prog.imm_pool.insert(prog.imm_pool.end(), 32, bits);
@@ -143,8 +153,8 @@ Ref BindCtx::src_of(const Operand& o, Type t, bool wider_ok) {
       const SymLoc& l = t_.sym[o.index];
       switch (l.kind) {
         case SymLoc::Global:
-        case SymLoc::Shared:
         case SymLoc::KernelParam: return imm(truncate_to(t, static_cast<uint64_t>(l.off + o.imm)));
+        case SymLoc::Shared: return shared_value(static_cast<uint32_t>(l.off + o.imm), type_bits(t));
         case SymLoc::Frame:
           fail(fmt::format("the address of {} is per thread; only mov can take it", m.symbols[o.index].name));
         case SymLoc::None: break;
@@ -226,11 +236,14 @@ ExecOperand BindCtx::address(int i, Space space) const {
       mismatch();
       break;
     case SymLoc::Shared:
+      // The CTA's own rank is added when the address is formed (AddrBase::Shared).
       if (is_shared(space)) {
+        e.base = AddrBase::Shared;
         e.offset += l.off;
         return e;
       }
       if (space == Space::Generic) {
+        e.base = AddrBase::Shared;
         e.offset += static_cast<int64_t>(addr::kSharedWindow) + l.off;
         return e;
       }
@@ -481,16 +494,21 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
     poff += m.symbols[s].size;
   }
   prog.param_bytes = static_cast<uint32_t>(poff);
+  // Shared variables (models/machine/shared_memory.h): after the system reserve, in declaration
+  // order, each at its alignment; an extern array at the end of them, aligned to its own alignment.
+  const uint32_t reserve = models::machine_config(syms.arch).reserved_smem_per_cta;
   uint64_t smem = 0;
-  uint32_t dyn_align = 16;
+  uint32_t ext_align = 0;
+  std::vector<uint32_t> externs;
   auto place_shared = [&](uint32_t sym) {
     const Symbol& s = m.symbols[sym];
     if (s.is_extern || s.unsized) {
-      dyn_align = std::max(dyn_align, s.align);
+      ext_align = std::max(ext_align, std::max<uint32_t>(1, s.align));
+      externs.push_back(sym);
       return;
     }
     smem = align_up(smem, std::max<uint32_t>(1, s.align));
-    tables.sym[sym] = SymLoc{SymLoc::Shared, static_cast<int64_t>(smem)};
+    tables.sym[sym] = SymLoc{SymLoc::Shared, static_cast<int64_t>(reserve + smem)};
     smem += s.size;
   };
   for (size_t s = 0; s < m.symbols.size(); ++s) {
@@ -504,13 +522,9 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
     for (uint32_t s : m.functions[fi].locals)
       if (m.symbols[s].space == Space::Shared) place_shared(s);
   prog.static_smem = static_cast<uint32_t>(smem);
-  prog.dynamic_smem_align = dyn_align;
-  tables.dynamic_smem_base = align_up(smem, dyn_align);
-  for (size_t s = 0; s < m.symbols.size(); ++s) {
-    const Symbol& sy = m.symbols[s];
-    if (sy.space == Space::Shared && (sy.is_extern || sy.unsized))
-      tables.sym[s] = SymLoc{SymLoc::Shared, tables.dynamic_smem_base};
-  }
+  prog.extern_smem_align = ext_align;
+  for (uint32_t s : externs)
+    tables.sym[s] = SymLoc{SymLoc::Shared, static_cast<int64_t>(reserve + align_up(smem, std::max<uint32_t>(1, m.symbols[s].align)))};
 
   // 4. Special registers constant per warp: hidden slots.
   std::vector<bool> used(static_cast<size_t>(SReg::Count_), false);

@@ -77,11 +77,14 @@ uint32_t Sm::step(Cycles now) {
     ctx.imm = L.prog->imm_pool.data();
     ctx.now = now;
     uint8_t timing;
+    part_->set_executing(w);  // findings raised by this instruction name it (sim/report)
     try {
       timing = w->step(ctx);
     } catch (const SimFault& f) {
+      part_->set_executing(nullptr);
       throw LocatedFault(format_fault(L, *w, *w->current(), f.lane, now, f.what()));
     }
+    part_->set_executing(nullptr);
     // Perturbed: latencies may be a few cycles longer (never shorter: still legal timing).
     w->set_ready_at(max(w->ready_at(), now + functional_latency(timing) + Cycles(part_->jitter(3))));
     ++issued;

@@ -23,6 +23,7 @@ class Sm {
   uint32_t id() const { return id_; }
   Partition& partition() const { return *part_; }
   bool can_fit(uint32_t threads, uint32_t smem) const;
+  uint32_t resident() const { return static_cast<uint32_t>(ctas_.size()); }
   Cta& launch(const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles now);
   // Issues up to one instruction per sub-partition at `now`; returns how many were issued.
   uint32_t step(Cycles now);

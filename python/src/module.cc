@@ -26,7 +26,8 @@
 
 #include "isa/descriptors/tensor_map.h"
 #include "sim/api.h"
-#include "sim/machine_config.h"
+#include "sim/report/finding.h"
+#include "models/machine/machine_config.h"
 #include "tools/spec/launch_spec.h"
 #include "tools/spec/params.h"
 #include "tools/spec/runner.h"
@@ -69,6 +70,7 @@ struct LaunchResult {
   uint64_t cycles = 0, warp_instructions = 0, thread_instructions = 0;
   double ms = 0;
   std::vector<std::string> findings, approx_ops;
+  std::string findings_summary;
   py::list outputs;
 };
 
@@ -278,8 +280,9 @@ class PyDevice {
     out.cycles = r.cycles;
     out.warp_instructions = r.warp_instructions;
     out.thread_instructions = r.thread_instructions;
-    out.ms = static_cast<double>(r.cycles) / (sim::machine_config(d.arch()).clock_mhz * 1e3);
-    out.findings = r.warnings;
+    out.ms = static_cast<double>(r.cycles) / (models::machine_config(d.arch()).clock_mhz * 1e3);
+    out.findings = r.finding_lines();
+    out.findings_summary = sim::summarize_findings(r.findings);
     out.approx_ops = r.approx_ops;
     for (size_t i = 0; i < args.size(); ++i) {
       if (!py::isinstance<py::array>(args[i])) {
@@ -331,7 +334,8 @@ py::dict run_spec(const std::string& path, const std::optional<std::string>& arc
     d["kernel"] = r.kernel;
     d["arch"] = arch_name;
     d["cycles"] = r.outcome.cycles.value_or(0);
-    d["findings"] = r.outcome.warnings;
+    d["findings"] = r.outcome.finding_lines;
+    d["findings_summary"] = r.outcome.findings_summary;
     d["approx_ops"] = r.outcome.approx_ops;
     d["outputs"] = outputs;
     return d;
@@ -397,7 +401,9 @@ PYBIND11_MODULE(_tcsim, m) {
   py::class_<LaunchResult>(m, "LaunchResult")
       .def_readonly("cycles", &LaunchResult::cycles)
       .def_readonly("outputs", &LaunchResult::outputs)
-      .def_readonly("findings", &LaunchResult::findings, "checker reports (rules broken, what the GPU does instead)")
+      .def_readonly("findings", &LaunchResult::findings,
+                    "the rules of the PTX ISA the kernel broke while it ran (sim/report), one line per occurrence kept")
+      .def_readonly("findings_summary", &LaunchResult::findings_summary, "one line per rule and site, with counts")
       .def_readonly("approx_ops", &LaunchResult::approx_ops, ".approx instructions that ran (not bit-exact by design)")
       .def_property_readonly("timing", [](const LaunchResult& r) {
         py::dict d;

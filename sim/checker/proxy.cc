@@ -8,6 +8,7 @@
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
+#include "sim/report/report.h"
 #include "sim/units/tma_cta_state.h"
 #include "sim/warp.h"
 
@@ -62,24 +63,12 @@ const ProxyShadow::InFlight* ProxyShadow::conflict(uint32_t addr, uint32_t n, bo
 
 namespace {
 
-std::string line_of(const ExecCtx& c, uint32_t pc) {
-  if (pc >= c.prog->code.size()) return "an asynchronous engine";
-  const auto& ins = c.prog->instr_of(c.prog->code[pc]);
-  return fmt::format("{}:{}", c.launch->ptx_name, ins.loc.line);
+// An instruction's location (the one format, sim/report/finding.h), or the engine's.
+std::string where(const ExecCtx& c, uint32_t pc) {
+  return pc < c.prog->code.size() ? pc_location(*c.launch, pc) : "an asynchronous engine";
 }
 
-std::string text_of(const ExecCtx& c, uint32_t pc) {
-  if (pc >= c.prog->code.size() || !c.launch->ptx_lines) return "";
-  const auto& ins = c.prog->instr_of(c.prog->code[pc]);
-  if (!ins.loc.line || ins.loc.line > c.launch->ptx_lines->size()) return "";
-  std::string t = (*c.launch->ptx_lines)[ins.loc.line - 1];
-  const auto b = t.find_first_not_of(" \t");
-  return b == std::string::npos ? t : " `" + t.substr(b) + "`";
-}
-
-// The checker's one way out: the launch's checker warnings (one per key: a mistake repeated in a
-// loop is reported once), collected into LaunchResult::warnings.
-void report(ExecCtx& c, const std::string& key, std::string msg) { c.part->warn(c.now, key, std::move(msg)); }
+uint32_t src_of(const ExecCtx& c, uint32_t pc) { return pc < c.prog->code.size() ? c.prog->code[pc].src : kNoSite; }
 
 std::string who(const Cta& cta, uint32_t thread) {
   const Dim3 id = cta.ctaid();
@@ -94,16 +83,16 @@ void on_generic_access(ExecCtx& c, int lane, uint64_t addr, uint32_t n, bool wri
   const uint32_t pc = c.prog->pc_of(*c.warp->current());
   const uint32_t thread = c.warp->id() * 32 + static_cast<uint32_t>(lane);
   if (const ProxyShadow::InFlight* f = s.conflict(a, n, write, c.now)) {
-    const std::string msg = fmt::format(
-        "race: {} {} {} bytes of shared::cta [0x{:x}, 0x{:x}) at {}{} while the {} issued at {}{} {} them is "
-        "in flight (it {} at cycle {}); {} (PTX ISA §9.7.9.25.1: accessing the memory of an asynchronous "
-        "operation before its completion is observed is undefined)",
-        who(*c.cta, thread), write ? "writes" : "reads", n, a, a + n, line_of(c, pc), text_of(c, pc), f->what,
-        line_of(c, f->pc), text_of(c, f->pc), f->write ? "writing" : "reading", f->write ? "lands" : "finishes reading",
-        f->until.count(),
-        f->write ? "wait on the operation's mbarrier (or cp.async.bulk.wait_group) first"
-                 : "wait with cp.async.bulk.wait_group.read before reusing the source");
-    report(c, fmt::format("proxy-race:{}:{}", pc, f->pc), msg);
+    report(c, Rule::AsyncAccessInFlight, lane, [&] {
+      return fmt::format(
+          "race: {} {} {} bytes of shared::cta [0x{:x}, 0x{:x}) at {} while the {} issued at {} {} them is in flight "
+          "(it {} at cycle {}); {} (PTX ISA §9.7.9.25.1: accessing the memory of an asynchronous operation before "
+          "its completion is observed is undefined)",
+          who(*c.cta, thread), write ? "writes" : "reads", n, a, a + n, where(c, pc), f->what, where(c, f->pc),
+          f->write ? "writing" : "reading", f->write ? "lands" : "finishes reading", f->until.count(),
+          f->write ? "wait on the operation's mbarrier (or cp.async.bulk.wait_group) first"
+                   : "wait with cp.async.bulk.wait_group.read before reusing the source");
+    }, src_of(c, f->pc));
   }
   if (write) s.generic_write(a, n, thread, pc);
 }
@@ -121,14 +110,14 @@ void check_async_read(ExecCtx& c, int lane, Cta& cta, uint32_t addr, uint32_t n,
   const ProxyShadow::Write* w = s.unfenced(addr, n, issuer, &g);
   if (!w) return;
   const uint32_t pc = c.prog->pc_of(*c.warp->current());
-  const std::string msg = fmt::format(
-      "proxy race: the async-proxy {} at {}{} reads shared::cta [0x{:x}, 0x{:x}) of {}, whose bytes at 0x{:x} were "
-      "written by the generic proxy at {}{} ({}) with no fence.proxy.async between the write and the read: "
-      "the asynchronous copy may read stale data (PTX ISA §9.7.13.4 fence.proxy.async, §8.6 proxies: the writing "
-      "threads must execute fence.proxy.async.shared::cta before the barrier that precedes the issue)",
-      what, line_of(c, pc), text_of(c, pc), addr, addr + n, cta.name(), g, line_of(c, w->pc), text_of(c, w->pc),
-      who(cta, w->thread));
-  report(c, fmt::format("proxy-fence:{}:{}", pc, w->pc), msg);
+  report(c, Rule::ProxyFenceMissing, lane, [&] {
+    return fmt::format(
+        "proxy race: the async-proxy {} at {} reads shared::cta [0x{:x}, 0x{:x}) of {}, whose bytes at 0x{:x} were "
+        "written by the generic proxy at {} ({}) with no fence.proxy.async between the write and the read: the "
+        "asynchronous copy may read stale data (PTX ISA §9.7.13.4 fence.proxy.async, §8.6 proxies: the writing "
+        "threads must execute fence.proxy.async.shared::cta before the barrier that precedes the issue)",
+        what, where(c, pc), addr, addr + n, cta.name(), g, where(c, w->pc), who(cta, w->thread));
+  }, src_of(c, w->pc));
 }
 
 void mark_async(ExecCtx& c, Cta& cta, uint32_t addr, uint32_t n, Cycles until, bool write, const std::string& what) {

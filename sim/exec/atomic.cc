@@ -44,11 +44,9 @@ using isa::ptx::Type;
 
 // ---- where the element lives ---------------------------------------------------------------
 
-// The element of a .shared::cluster access. Hook for distributed shared memory: until the cluster
-// family resolves other CTAs' windows, a .shared::cluster address is one of this CTA's own shared
-// addresses, as for ld/st (sim/memory/access.h).
+// The element of a .shared::cluster (or generic) access: any CTA of the cluster (sim/memory/dsmem.h).
 inline uint8_t* cluster_shared(ExecCtx& c, int lane, uint64_t addr, uint32_t size) {
-  return mem::shared_ptr(c, lane, addr, size, true);
+  return mem::shared_ptr(c, lane, addr, size, true, true);
 }
 
 enum class Where : uint8_t { Shared, Cluster, Global };
@@ -66,8 +64,8 @@ inline uint8_t* locate(ExecCtx& c, int lane, uint64_t& addr, uint32_t size, Wher
         if (global_only)
           c.fail(lane, fmt::format("a vector atom/red needs a global address; generic address 0x{:x} is in shared "
                                    "memory (PTX ISA §9.7.13.5)", addr));
-        sp = Space::Shared;
-        addr -= addr::kSharedWindow;
+        sp = Space::SharedCluster;  // a generic address may name a peer CTA's shared memory
+        addr = mem::generic_to_shared(addr);
         break;
       default:
         c.fail(lane, fmt::format("atom/red at generic address 0x{:x}: the address is in neither global nor shared "
@@ -86,7 +84,7 @@ inline uint8_t* locate(ExecCtx& c, int lane, uint64_t& addr, uint32_t size, Wher
     return cluster_shared(c, lane, addr, size);
   }
   where = Where::Shared;
-  return mem::shared_ptr(c, lane, addr, size, true);
+  return mem::shared_ptr(c, lane, addr, size, true, false);
 }
 
 // The issuing group waits for its global atomics until the quantum boundary. Every lane of the

@@ -24,7 +24,6 @@ struct BindTables {
   std::vector<SymLoc> sym;                        // per module symbol
   std::vector<std::vector<uint32_t>> reg_slot;    // per isa function: register -> slot / pred index
   std::vector<std::vector<uint32_t>> ipdom;       // per isa function: instruction -> post-dominator
-  uint32_t dynamic_smem_base = 0;
 };
 
 class BindCtx {
@@ -69,6 +68,8 @@ class BindCtx {
   Ref pred_dst_of(const isa::ptx::Operand& o) const;
   Ref pred_src(int i, bool* negated) const;
   Ref imm(uint64_t bits);  // a broadcast immediate
+  // The executing CTA's shared address of `offset`, `bits` wide (Program::smem_value_slots).
+  Ref shared_value(uint32_t offset, int bits);
   // A memory operand resolved for `space` (Generic resolves variables to generic addresses).
   ExecOperand address(int i, isa::ptx::Space space) const;
   // Appends complex operands; returns the index of the first.

@@ -13,10 +13,11 @@
 //  - f32 -> f64: exact. f64 -> f32: rounded per .frnd; .ftz flushes a subnormal result.
 //  - f32 -> f32, f64 -> f64: .irnd rounds to an integral value; .ftz / .sat as for arithmetic.
 //  - float destinations: .sat clamps to [0, 1] (NaN -> 0). NaN results (H200 goldens, kernels/basic
-//    cvt_float / f64_math): f32 destinations from f32/f64 get the canonical NaN 0x7fffffff; a NaN
-//    converted to f64 (from f32, from f16, or rounded f64 -> f64) keeps its sign and payload and is
-//    quieted; the rules are models::NaNRule::Hardware (models/formats/convert.h), which the fast
-//    paths below reproduce and the model-backed forms use directly.
+//    cvt_float / f64_math / cvt_nan): f32 destinations from f32 get the canonical NaN 0x7fffffff; a
+//    NaN narrowed from f64 keeps its sign and top fraction bits, quieted; a NaN converted to f64
+//    (from f32, f16, bf16, or rounded f64 -> f64) keeps its sign and payload and is quieted; the
+//    rules are models::NaNRule::Hardware (models/formats/convert.h), which the fast paths below
+//    reproduce and the model-backed forms use directly.
 // A destination register wider than .dtype receives the value extended per .dtype's signedness.
 // Conversions involving f16, bf16, tf32 and the fp8/fp6/fp4 formats (scalar and the packed x2
 // forms) are computed by models/formats (models::cvt_*), one lane at a time:
@@ -131,7 +132,9 @@ void exec_cvt_f64_f32(ExecCtx& c, const ExecInstr& in) {
   const uint64_t* a = c.src(in.o[1]);
   blend_lanes(c.mask, d, [&](int i) -> uint64_t {
     const double x = as<double>(a[i]);
-    if (std::isnan(x)) return Sat ? 0 : fp::kCanonicalNaN32;
+    // A NaN keeps its sign and the top 23 fraction bits, quieted (H200: kernels/basic cvt_nan
+    // columns 47-51; models/formats/convert.h NaNRule::Hardware).
+    if (std::isnan(x)) return Sat ? 0 : (a[i] >> 63) << 31 | 0x7fc00000u | (a[i] >> 29 & 0x7fffff);
     float r;
     if (std::isinf(x)) {
       r = static_cast<float>(x);

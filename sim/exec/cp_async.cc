@@ -122,7 +122,7 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
     const uint64_t sa = mem::lane_address(c, src, lane);
     if (da % size) c.fail(lane, fmt::format("cp.async: destination shared address 0x{:x} is not aligned to the copy size {} ({})", da, size, kSec));
     if (sa % size) c.fail(lane, fmt::format("cp.async: source global address 0x{:x} is not aligned to the copy size {} ({})", sa, size, kSec));
-    mem::shared_ptr(c, lane, da, size, true);  // bounds
+    mem::shared_ptr(c, lane, da, size, true, false);  // bounds
     uint32_t n = size;
     if (kind == 1) {
       const uint64_t ss = c.src(in.o[0])[lane] & 0xffffffffu;
@@ -138,7 +138,7 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
       mem::check_global(c, lane, sa, n, false, false, gc);
       c.part->overlay().read(*c.launch->gm, sa, b.data[lane].data(), n);
     }
-    b.dst[lane] = static_cast<uint32_t>(da);
+    b.dst[lane] = mem::own_shared_offset(c, lane, da, "cp.async");
     b.group[lane] = cw.committed[lane];
   });
   cw.batches.push_back(b);
@@ -196,7 +196,7 @@ void exec_mbarrier_arrive(ExecCtx& c, const ExecInstr& in) {
       if (addr::classify(a) != addr::Window::Shared)
         c.fail(lane, fmt::format("{}: the generic address 0x{:x} is not in shared memory (mbarrier objects live in "
                                  ".shared::cta: PTX ISA §9.7.13.15.1)", kWhat, a));
-      a -= addr::kSharedWindow;
+      a = mem::generic_to_shared(a);
     }
     const uint32_t off = mem::own_shared_offset(c, lane, a, kWhat);
     Cycles when = c.now + Cycles(1);

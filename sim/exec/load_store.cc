@@ -128,7 +128,8 @@ template <bool Store>
 ExecFn pick_ldst(Space s, uint32_t e, uint32_t n) {
   switch (s) {
     case Space::Global: return pick_e<Store, Space::Global>(e, n);
-    case Space::Shared: case Space::SharedCta: case Space::SharedCluster: return pick_e<Store, Space::Shared>(e, n);
+    case Space::Shared: case Space::SharedCta: return pick_e<Store, Space::Shared>(e, n);
+    case Space::SharedCluster: return pick_e<Store, Space::SharedCluster>(e, n);
     case Space::Local: return pick_e<Store, Space::Local>(e, n);
     case Space::Const: return pick_e<Store, Space::Const>(e, n);
     case Space::Param: case Space::ParamEntry: case Space::ParamFunc: return pick_e<Store, Space::Param>(e, n);

@@ -49,7 +49,7 @@ uint64_t row_address(ExecCtx& c, const ExecOperand& a, int lane, Space space, st
   if (addr::classify(addr) != addr::Window::Shared)
     c.fail(lane, fmt::format("{}: generic address 0x{:x} is not in shared memory ({}: undefined behaviour)", what,
                              addr, sec));
-  return addr - addr::kSharedWindow;
+  return mem::generic_to_shared(addr);
 }
 
 // A row of 8 16-bit elements (16 bytes) of matrix i.

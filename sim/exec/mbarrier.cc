@@ -36,7 +36,7 @@
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
 #include "sim/memory/access.h"
 #include "sim/memory/dsmem.h"
 #include "sim/units/mbarrier.h"
@@ -73,7 +73,11 @@ mem::SharedTarget target(ExecCtx& c, const ExecInstr& in, int lane, bool cluster
       c.fail(lane, fmt::format("{}: the generic address 0x{:x} is not in shared memory (mbarrier objects live in "
                                ".shared::cta: PTX ISA §9.7.13.15.1){}", what, a,
                                a < 0x10000 ? " - a .shared offset used without a state space?" : ""));
-    return {c.cta, mem::own_shared_offset(c, lane, a - addr::kSharedWindow, what), c.cta->cluster_rank(), false};
+    // A generic address of a peer's barrier reaches it, like .shared::cluster, for the operations
+    // that may act remotely (the H200 completes the peer's phase: smem_probe m9).
+    const uint32_t s = mem::generic_to_shared(a);
+    if (cluster_ok) return mem::resolve_cluster_shared(c, lane, s, what);
+    return {c.cta, mem::own_shared_offset(c, lane, s, what), c.cta->cluster_rank(), false};
   }
   if (sp == Space::SharedCluster && cluster_ok) return mem::resolve_cluster_shared(c, lane, a, what);
   return {c.cta, mem::own_shared_offset(c, lane, a, what), c.cta->cluster_rank(), false};

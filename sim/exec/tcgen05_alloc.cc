@@ -23,6 +23,7 @@
 //   * columns still allocated when the CTA exits: error (sim/units/tensor_core.cc on_cta_exit).
 #include <bit>
 
+#include "sim/report/report.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
@@ -101,7 +102,7 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
   }
   if (!rq.active) {
     if (st.last_alloc_cols && ncols > st.last_alloc_cols)
-      tc_report(c, first, "tcgen05-alloc-grows",
+      report(c, Rule::TmemAllocGrows, first,
                 fmt::format("tcgen05.alloc of {} columns after an allocation of {}: the number of columns "
                             "allocated should not increase between two allocations of a CTA (PTX ISA "
                             "§9.7.16.7.1)",

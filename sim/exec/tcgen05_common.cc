@@ -2,6 +2,7 @@
 
 #include "isa/ptx/dump.h"
 #include "sim/address_space.h"
+#include "sim/memory/dsmem.h"
 
 namespace tcsim::sim::tcgen05 {
 
@@ -81,17 +82,20 @@ uint32_t uniform_u32(ExecCtx& c, Ref r, const char* what, const char* section) {
 }
 
 uint32_t shared_offset(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool generic, const char* what) {
-  uint64_t off = addr;
   if (generic) {
+    // ptxas uses the low 32 bits of a generic address as the shared address (SASS: STS / UTCBAR on
+    // the low register; docs/shared_memory.md).
     if (addr::classify(addr) != addr::Window::Shared)
       c.fail(lane, fmt::format("{}: generic address 0x{:x} is not in the shared-memory window", what, addr));
-    off = addr - addr::kSharedWindow;
+    addr = mem::generic_to_shared(addr);
   }
-  if (off + size > c.cta->smem_bytes() || (off & (size - 1)))
-    c.fail(lane, fmt::format("{}: shared address 0x{:x} ({} bytes) is outside this CTA's {} bytes of shared "
-                             "memory or not {}-byte aligned",
-                             what, off, size, c.cta->smem_bytes(), size));
-  return static_cast<uint32_t>(off);
+  const uint32_t off = mem::own_shared_offset(c, lane, addr, what);
+  if (uint64_t{off} + size > c.cta->smem_bytes() || (off & (size - 1)))
+    c.fail(lane, fmt::format("{}: shared address 0x{:x} ({} bytes) is outside this CTA's shared memory [0x{:x}, "
+                             "0x{:x}) or not {}-byte aligned",
+                             what, addr, size, mem::own_shared_address(*c.cta, 0),
+                             mem::own_shared_address(*c.cta, c.cta->smem_bytes()), size));
+  return off;
 }
 
 }  // namespace tcsim::sim::tcgen05

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "isa/layouts/tmem_ld_st.h"
+#include "sim/report/report.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
@@ -80,7 +81,7 @@ void check_stale(ExecCtx& c, const TmemRange& r, TcWarpState& ws) {
   for (uint32_t col = r.col0; col < r.col0 + r.cols; ++col) {
     const TmemColumnState& s = tm.column_state(col);
     if (s.in_flight) {
-      tc_report(c, __builtin_ctz(c.mask), "tcgen05-stale-read",
+      report(c, Rule::TmemStaleRead, __builtin_ctz(c.mask),
                 fmt::format("tcgen05.ld reads TMEM column {} while an asynchronous tcgen05 operation that writes it "
                             "has not completed: the load sees the old contents (stale data). Wait for the "
                             "operation's tcgen05.commit mbarrier, then tcgen05.fence::after_thread_sync, before "
@@ -89,12 +90,13 @@ void check_stale(ExecCtx& c, const TmemRange& r, TcWarpState& ws) {
       return;
     }
     if (s.last_writer_src && (!ws.fenced_after || ws.last_fence_after < s.last_write)) {
-      tc_report(c, __builtin_ctz(c.mask), "tcgen05-missing-fence-after",
+      report(c, Rule::TmemMissingFenceAfter, __builtin_ctz(c.mask),
                 fmt::format("tcgen05.ld reads TMEM column {} written by {} (completed at cycle {}) but this warp has "
                             "not executed tcgen05.fence::after_thread_sync since: the mma -> ld chain needs "
                             "commit -> mbarrier wait -> tcgen05.fence::after_thread_sync -> tcgen05.ld (PTX ISA "
                             "§9.7.16.6.4 pattern (c), §9.7.16.11.1)",
-                            col, tc_source_text(*c.part, s.last_writer_src - 1), s.last_write.count()));
+                            col, tc_source_text(*c.part, s.last_writer_src - 1), s.last_write.count()),
+             s.last_writer_src - 1);
       return;
     }
   }
@@ -148,14 +150,14 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
   TcWarpState& ws = tc.cta(*c.cta).warp(c.warp->id());
   for (const TmemRange& r : ws.ld_ranges)
     if (r.overlaps(acc.range)) {
-      tc_report(c, __builtin_ctz(c.mask), "tcgen05-war-st",
+      report(c, Rule::TmemStWar, __builtin_ctz(c.mask),
                 "tcgen05.st overwrites TMEM cells that an earlier tcgen05.ld of this warp reads, without "
                 "tcgen05.wait::ld in between: a write-after-read hazard (PTX ISA §9.7.16.6.4, §9.7.16.8.5)");
       break;
     }
   for (uint32_t col = acc.range.col0; col < acc.range.col0 + acc.range.cols; ++col)
     if (tc.tmem().column_state(col).in_flight) {
-      tc_report(c, __builtin_ctz(c.mask), "tcgen05-st-race",
+      report(c, Rule::TmemStRace, __builtin_ctz(c.mask),
                 fmt::format("tcgen05.st writes TMEM column {} while an asynchronous tcgen05 operation that writes it "
                             "is in flight: which value remains is undefined (PTX ISA §9.7.16.6)",
                             col));

@@ -40,6 +40,7 @@
 #include "isa/layouts/tmem_layout.h"
 #include "models/mma/engine.h"
 #include "models/mma/param_table.h"
+#include "sim/report/report.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
@@ -264,20 +265,22 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
     const TcWarpState& ws = st->warps[w];
     for (const TmemRange& r : ws.st_ranges)
       if ((has_reads && r.overlaps(reads)) || r.overlaps(writes)) {
-        tc_report(c, lane, "tcgen05-raw-st",
+        report(c, Rule::TmemMmaRawSt, lane,
                   fmt::format("tcgen05.mma reads or writes TMEM cells that warp {} of {} wrote with tcgen05.st "
                               "({}) without tcgen05.wait::st, tcgen05.fence::before_thread_sync and a "
                               "synchronisation before this MMA: a read-after-write hazard (PTX ISA §9.7.16.6.4)",
-                              w, cta.name(), tc_source_text(*c.part, ws.st_src)));
+                              w, cta.name(), tc_source_text(*c.part, ws.st_src)),
+               ws.st_src);
         return;
       }
     for (const TmemRange& r : ws.ld_ranges)
       if (r.overlaps(writes)) {
-        tc_report(c, lane, "tcgen05-war-ld",
+        report(c, Rule::TmemMmaWarLd, lane,
                   fmt::format("tcgen05.mma overwrites TMEM cells that warp {} of {} reads with tcgen05.ld ({}) not yet "
                               "waited for with tcgen05.wait::ld: a write-after-read hazard (PTX ISA §9.7.16.6.4 "
                               "pattern (e))",
-                              w, cta.name(), tc_source_text(*c.part, ws.ld_src)));
+                              w, cta.name(), tc_source_text(*c.part, ws.ld_src)),
+               ws.ld_src);
         return;
       }
   }

@@ -19,6 +19,7 @@
 
 #include "isa/descriptors/smem_desc.h"
 #include "isa/layouts/canonical_layout.h"
+#include "sim/report/report.h"
 #include "sim/exec/tcgen05_common.h"
 #include "sim/units/smem_origin.h"
 
@@ -159,7 +160,7 @@ void diagnose_operand(ExecCtx& c, int lane, const Cta& cta, const char* name, ui
   // One verdict per descriptor value and operand per CTA (a pipelined kernel reuses a few values).
   if (!seen.emplace(raw, name[0]).second) return;
   const std::string msg = misread_report(*o, cta.smem_bytes(), name, raw, arch, major, fmt, rows, K, plan);
-  if (!msg.empty()) tc_report(c, lane, fmt::format("tcgen05-misread-{}-{:x}", name, raw), msg);
+  if (!msg.empty()) report(c, Rule::MmaDescriptorMisread, lane, msg, kNoSite, static_cast<uint32_t>(name[0]));
 }
 
 }  // namespace tcsim::sim::tcgen05

@@ -185,8 +185,8 @@ bool MbarrierUnit::has_waiters(uint32_t addr) const {
   return false;
 }
 
-void MbarrierUnit::warn(Cycles now, const std::string& key, const std::string& msg) const {
-  owner_->sm().partition().warn(now, key, fmt::format("{}: {}", owner_->name(), msg));
+void MbarrierUnit::warn(Rule rule, Cycles now, const std::string& msg) const {
+  owner_->sm().partition().report(rule, now, -1, owner_, fmt::format("{}: {}", owner_->name(), msg));
 }
 
 void MbarrierUnit::init(uint32_t addr, uint32_t count, Cycles now) {
@@ -198,7 +198,7 @@ void MbarrierUnit::init(uint32_t addr, uint32_t count, Cycles now) {
       throw SimFault(-1, fmt::format("mbarrier.init re-initialises the {} while it is in use ({}); "
                                      "invalidate it with mbarrier.inval once it is idle (PTX ISA §9.7.13.15.9)",
                                      b.describe(), has_waiters(addr) ? "threads wait on it" : "a phase is under way"));
-    warn(now, fmt::format("reinit {:x}", addr),
+    warn(Rule::MbarrierReinitLive, now,
          fmt::format("mbarrier.init on the live {} without mbarrier.inval first (undefined behaviour, PTX ISA "
                      "§9.7.13.15.10)", b.describe()));
   }
@@ -228,7 +228,7 @@ void MbarrierUnit::check_lapping(Mbarrier& b, const char* what, Cycles now) {
   // phases apart.
   if (b.phase == 0 || b.observed >= b.phase || b.lapped_warned == b.phase + 1) return;
   b.lapped_warned = b.phase + 1;
-  warn(now, fmt::format("lap {:x}", b.addr),
+  warn(Rule::MbarrierLapped, now,
        fmt::format("{} on the {} arrives on phase {} before any test_wait/try_wait observed the completion of "
                    "phase {} (the barrier is lapped: a parity wait can no longer tell the phases apart; PTX ISA "
                    "§9.7.13.15.16)", what, b.describe(), b.phase, b.phase - 1));
@@ -316,7 +316,7 @@ bool MbarrierUnit::test_parity(uint32_t addr, uint32_t parity, uint32_t thread, 
   // the program waits on a stale parity (it forgot to flip it when its ring wrapped).
   const uint32_t seen = b.phase - 1;
   if (thread < b.lane_seen.size() && b.lane_seen[thread] == seen + 1)
-    warn(now, fmt::format("stale {:x}", addr),
+    warn(Rule::MbarrierStaleParity, now,
          fmt::format("a parity wait (parity {}) on the {} was satisfied by phase {}, whose completion the same "
                      "thread (warp {} lane {}) had already observed: a wait on a stale parity, which passes without "
                      "waiting for the phase in progress (PTX ISA §9.7.13.15.16)",
@@ -358,7 +358,7 @@ std::string MbarrierUnit::describe(uint32_t addr) const {
 void MbarrierUnit::on_cta_exit(Cycles now) {
   for (const auto& [addr, b] : bars_) {
     if (b.tx == 0) continue;
-    warn(now, fmt::format("exit {:x}", addr),
+    warn(Rule::MbarrierTxAtExit, now,
          fmt::format("at exit the {} has {}", b.describe(),
                      b.tx > 0 ? fmt::format("{} transaction units expected that never completed", b.tx)
                               : fmt::format("{} more transaction units completed than were expected (a missing "

@@ -41,6 +41,7 @@
 
 #include "sim/cluster.h"
 #include "sim/cycles.h"
+#include "sim/report/rules.h"
 
 namespace tcsim::sim {
 
@@ -153,7 +154,7 @@ class MbarrierUnit {
   void after_update(Mbarrier& b, bool completed, Cycles now);
   void check_lapping(Mbarrier& b, const char* what, Cycles now);
   void observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread);
-  void warn(Cycles now, const std::string& key, const std::string& msg) const;
+  void warn(Rule rule, Cycles now, const std::string& msg) const;
 
   Cta* owner_;
   std::map<uint32_t, Mbarrier> bars_;           // live objects by .shared::cta offset

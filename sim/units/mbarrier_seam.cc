@@ -20,7 +20,7 @@ MbarrierTarget resolve_mbarrier(ExecCtx& c, int lane, uint64_t addr, bool generi
       c.fail(lane, fmt::format("{}: the generic mbarrier address 0x{:x} is not in shared memory (PTX ISA "
                                "§9.7.16.12.1)",
                                what, addr));
-    addr -= addr::kSharedWindow;
+    addr = mem::generic_to_shared(addr);
   }
   const mem::SharedTarget t = mem::resolve_cluster_shared(c, lane, addr, what);
   return {t.rank, t.offset};

@@ -1,3 +1,4 @@
+#include "sim/report/report.h"
 #include "sim/units/tensor_core.h"
 
 #include <algorithm>
@@ -120,43 +121,7 @@ Cta* cluster_cta(const Cta& c, uint32_t rank) {
 
 Cta* peer_cta(const Cta& c) { return cluster_cta(c, c.cluster_rank() ^ 1u); }
 
-namespace {
-
-std::string source_line(const LaunchState& L, uint32_t src) {
-  const Program& prog = *L.prog;
-  const SourceRef& s = prog.sources[src];
-  const isa::ptx::Function& f = prog.module->functions[s.function];
-  const isa::ptx::Instr& ins = f.instrs[s.instr];
-  std::string text;
-  if (L.ptx_lines && ins.loc.line && ins.loc.line <= L.ptx_lines->size()) {
-    text = (*L.ptx_lines)[ins.loc.line - 1];
-    auto b = text.find_first_not_of(" \t");
-    text = b == std::string::npos ? text : text.substr(b);
-  } else {
-    text = isa::ptx::dump_instr(*prog.module, f, ins);
-  }
-  const std::string where = isa::ptx::cuda_location(*prog.module, ins.cuda);
-  return fmt::format("{}:{}{} `{}`", L.ptx_name, ins.loc.line, where.empty() ? "" : fmt::format(" ({})", where),
-                     text);
-}
-
-}  // namespace
-
-std::string tc_source_text(const Partition& part, uint32_t src) { return source_line(part.launch(), src); }
-
-void tc_report(ExecCtx& c, int lane, const std::string& key, const std::string& message) {
-  const ExecInstr& in = *c.warp->current();
-  c.part->warn(c.now, fmt::format("{}@{}", key, in.src),
-               format_fault(*c.launch, *c.warp, in, lane, c.now, message));
-}
-
-void tc_report_at(Partition& part, Cycles when, uint32_t src, const Cta& cta, const std::string& key,
-                  const std::string& message) {
-  const LaunchState& L = part.launch();
-  part.warn(when, fmt::format("{}@{}", key, src),
-            fmt::format("kernel {}: {}: {}, cycle {}: {}", L.kernel, source_line(L, src), cta.name(), when.count(),
-                        message));
-}
+std::string tc_source_text(const Partition& part, uint32_t src) { return site_of(part.launch(), src).str(); }
 
 namespace {
 
@@ -185,12 +150,13 @@ void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in) {
     for (const auto& o : ins.ops) hit = hit || uses_reg(o, p.reg);
     if (!hit) continue;
     const std::string name = p.reg < f.regs.size() ? f.regs[p.reg].name : std::string("a register");
-    tc_report(c, __builtin_ctz(p.mask & c.mask), "tcgen05-early-read",
+    report(c, Rule::TmemEarlyRegisterUse, __builtin_ctz(p.mask & c.mask),
               fmt::format("uses {} before tcgen05.wait::ld: it is a destination of the tcgen05.ld at {}, whose "
                           "result is undefined until tcgen05.wait::ld (PTX ISA §9.7.16.8.3, §9.7.16.8.5); the GPU "
                           "honours the register dependency without the wait (§9.7.16.6.4.5), and tcsim gives the "
                           "loaded value too",
-                          name, source_line(*c.launch, ws.ld_src)));
+                          name, site_of(*c.launch, ws.ld_src).str()),
+           ws.ld_src);
     return;
   }
 }
@@ -227,7 +193,7 @@ void tc_note_cta_group(ExecCtx& c, const ExecInstr& in, int cta_group) {
     c.fail(-1, fmt::format("uses .cta_group::{} but this CTA already executed .cta_group::{} at {}: all tcgen05 "
                            "instructions of a kernel must use the same .cta_group (PTX ISA §9.7.16.7.1, "
                            "§9.7.16.10.9.1)",
-                           cta_group, s.cta_group, source_line(*c.launch, s.cta_group_src)));
+                           cta_group, s.cta_group, site_of(*c.launch, s.cta_group_src).str()));
 }
 
 }  // namespace tcsim::sim

@@ -146,13 +146,8 @@ Cta* peer_cta(const Cta& c);
 // The CTA of c's cluster with cluster rank `rank`, or nullptr.
 Cta* cluster_cta(const Cta& c, uint32_t rank);
 
-// Checker reports that do not stop the kernel (LaunchResult::warnings): the PTX line, CTA, warp
-// and cycle, then the rule. `key` deduplicates (one report per key and launch).
-void tc_report(ExecCtx& c, int lane, const std::string& key, const std::string& message);
-// The same from an event (no executing instruction): names the source instruction `src`.
-void tc_report_at(Partition& part, Cycles when, uint32_t src, const Cta& cta, const std::string& key,
-                  const std::string& message);
-// "file.ptx:L `text`" for a Program::sources index (messages about an earlier instruction).
+// "file.ptx:L (file.cu:N) `text`" for a Program::sources index (messages about an earlier
+// instruction; findings themselves go through sim/report/report.h).
 std::string tc_source_text(const Partition& part, uint32_t src);
 
 // Called by Warp::step while the warp has tcgen05.ld registers in flight: reports an instruction

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/address_space.h"
+#include "sim/cluster.h"
 #include "sim/cta.h"
 #include "sim/memory/access.h"
 #include "sim/partition.h"
@@ -40,20 +41,17 @@ isa::TensorMapParams read_tensor_map(ExecCtx& c, int lane, uint64_t addr, const 
   return *p;
 }
 
-uint32_t async_smem_limit(const ExecCtx& c) {
-  const Program& p = *c.prog;
-  const uint64_t dyn_off = (p.static_smem + p.dynamic_smem_align - 1) / p.dynamic_smem_align * p.dynamic_smem_align;
-  const uint64_t total = dyn_off + c.launch->cfg.dynamic_smem_bytes;
-  return static_cast<uint32_t>(std::min<uint64_t>((total + 127) / 128 * 128, c.cta->smem_bytes()));
-}
+// The reserve plus %total_smem_size (models/machine/shared_memory.h SmemLayout::limit).
+uint32_t async_smem_limit(const ExecCtx& c) { return c.launch->smem.limit(); }
 
 void check_smem_range(ExecCtx& c, int lane, uint32_t lo, uint64_t hi, const char* what, const std::string& detail) {
   const uint32_t lim = async_smem_limit(c);
   if (hi <= lim) return;
   c.fail(lane, fmt::format("{}: shared memory [0x{:x}, 0x{:x}) is outside the CTA's shared memory [0, 0x{:x}) "
-                           "({} static + {} dynamic bytes, rounded up to 128){}; the H200 faults with an illegal "
-                           "(out-of-range) shared-memory address",
-                           what, lo, hi, lim, c.prog->static_smem, c.launch->cfg.dynamic_smem_bytes, detail));
+                           "({} reserved + {} static + {} dynamic bytes, rounded up to {}){}; the H200 faults with "
+                           "an illegal (out-of-range) shared-memory address",
+                           what, lo, hi, lim, c.launch->smem.reserved, c.launch->smem.static_bytes,
+                           c.launch->smem.dynamic_bytes, c.launch->smem.granularity, detail));
 }
 
 void check_global_range(ExecCtx& c, int lane, uint64_t addr, uint64_t n, const char* what) {
@@ -89,9 +87,15 @@ Timing issue_timing(ExecCtx& c) {
   return {read, land};
 }
 
+// The copy's writes into the target CTA's shared memory happen before its complete_tx, so a wait that
+// observes the phase is ordered after them: the complete_tx releases the issuing CTA's clock, and
+// the DSMEM exit check (sim/cluster.h) sees a CTA that waited for a peer's multicast TMA and then
+// exits as ordered after that peer's writes into it (the CuTe 2-SM tutorials exit so; no cluster
+// barrier is needed once the bytes have landed).
 void post_complete_tx(ExecCtx& c, Cycles when, const CtaRef& target, uint32_t mbar, uint32_t bytes,
                       const char* what) {
-  post_mbarrier_complete_tx(*c.part, when, target, mbar, bytes, nullptr, what);
+  const VClock rc = c.cta->cluster().release(c.cta->cluster_rank());
+  post_mbarrier_complete_tx(*c.part, when, target, mbar, bytes, &rc, what);
 }
 
 }  // namespace tcsim::sim::tma

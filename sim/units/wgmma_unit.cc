@@ -1,4 +1,5 @@
 // The warpgroup tensor core of sm_90a: see wgmma_unit.h for the life of an operation.
+#include "sim/report/report.h"
 #include "sim/units/wgmma_unit.h"
 
 #include <algorithm>
@@ -210,13 +211,12 @@ void watch_registers(ExecCtx& c, const ExecInstr& in) {
   std::string names;
   for (size_t i = 0; i < touched.size() && i < 4; ++i)
     names += fmt::format("{}{}", i ? ", " : "", fn.regs[touched[i]].name);
-  c.part->warn(c.now, format_fault(*c.launch, *c.warp, in, -1, c.now,
-                                   fmt::format("checker: {} {} the {} of the wgmma.mma_async at {}:{}, which warp {} has "
-                                               "not waited for with wgmma.wait_group: accessing it before the wait is "
-                                               "undefined ({}.3)",
-                                               names, touched.size() > 1 ? "are registers of" : "is a register of",
-                                               is_acc ? "accumulator" : "A fragment", c.launch->ptx_name,
-                                               wir.loc.line, c.warp->id(), kSecAsync)));
+  report(c, Rule::WgmmaRegisterInFlight, -1,
+         fmt::format("checker: {} {} the {} of the wgmma.mma_async at {}:{}, which warp {} has not waited for with "
+                     "wgmma.wait_group: accessing it before the wait is undefined ({}.3)",
+                     names, touched.size() > 1 ? "are registers of" : "is a register of",
+                     is_acc ? "accumulator" : "A fragment", c.launch->ptx_name, wir.loc.line, c.warp->id(), kSecAsync),
+         owner->instr->src);
 }
 
 void rebuild_watch(WarpState& ws, Warp& w) {
@@ -410,11 +410,10 @@ void wgmma_issue(ExecCtx& c, const ExecInstr& in, const WgmmaForm& f) {
   WarpState& ws = wg.warp[wi];
   if (!ws.fenced && !ws.fence_reported) {
     ws.fence_reported = true;
-    c.part->warn(c.now, format_fault(*c.launch, *c.warp, in, -1, c.now,
-                                     fmt::format("checker: warp {} issues wgmma.mma_async without a wgmma.fence before "
-                                                 "it; the fence is required before the first wgmma.mma_async and "
-                                                 "after register accesses it depends on ({}.1)",
-                                                 c.warp->id(), kSecAsync)));
+    report(c, Rule::WgmmaFenceMissing, -1,
+           fmt::format("checker: warp {} issues wgmma.mma_async without a wgmma.fence before it; the fence is required "
+                       "before the first wgmma.mma_async and after register accesses it depends on ({}.1)",
+                       c.warp->id(), kSecAsync));
   }
   const ExecOperand* ops = &c.op(in, 0);
   const ExecOperand& a_op = ops[f.nd];

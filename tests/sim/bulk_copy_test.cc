@@ -73,15 +73,15 @@ TEST_CASE("bulk store: generic writes read by the async proxy need fence.proxy.a
   // tells them apart.
   auto r = run_store(true, false, &out);
   for (uint32_t i = 0; i < 16; ++i) CHECK(out[i] == i + 1);
-  CHECK_FALSE(any_contains(r.warnings, "proxy race"));
+  CHECK_FALSE(any_contains(r.finding_lines(), "proxy race"));
 
   r = run_store(false, false, &out);
   for (uint32_t i = 0; i < 16; ++i) CHECK(out[i] == i + 1);
-  REQUIRE(any_contains(r.warnings, "proxy race"));
+  REQUIRE(any_contains(r.finding_lines(), "proxy race"));
   // The report names the async read, the generic write's line, and the missing fence.
-  CHECK(any_contains(r.warnings, "cp.async.bulk (shared::cta -> global)"));
-  CHECK(any_contains(r.warnings, "written by the generic proxy at bulk.ptx:"));
-  CHECK(any_contains(r.warnings, "no fence.proxy.async"));
+  CHECK(any_contains(r.finding_lines(), "cp.async.bulk (shared::cta -> global)"));
+  CHECK(any_contains(r.finding_lines(), "written by the generic proxy at bulk.ptx:"));
+  CHECK(any_contains(r.finding_lines(), "no fence.proxy.async"));
 }
 
 TEST_CASE("bulk store: overwriting the source before wait_group.read is a race") {
@@ -89,8 +89,8 @@ TEST_CASE("bulk store: overwriting the source before wait_group.read is a race")
   auto r = run_store(true, true, &out);
   // The copy read its source at issue: word 0 is still 1, not 99.
   CHECK(out[0] == 1);
-  CHECK(any_contains(r.warnings, "race: CTA (0,0,0) warp 0 lane 0 writes 4 bytes"));
-  CHECK(any_contains(r.warnings, "wait with cp.async.bulk.wait_group.read before reusing the source"));
+  CHECK(any_contains(r.finding_lines(), "race: CTA (0,0,0) warp 0 lane 0 writes 4 bytes"));
+  CHECK(any_contains(r.finding_lines(), "wait with cp.async.bulk.wait_group.read before reusing the source"));
 }
 
 TEST_CASE("bulk reductions from many CTAs (several partitions) combine") {

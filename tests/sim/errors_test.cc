@@ -108,7 +108,8 @@ TEST_CASE("errors: unknown kernel, wrong parameter size, bad geometry, too much 
   CHECK(error_of([&] { h.launch("spin", {1, 1, 1}, {1, 1, 1}, test::Params().add(uint64_t{1})); }) ==
         "launch of spin: 8 bytes of parameters given, the kernel takes 4: n (4 bytes at offset 0)");
   CHECK(error_of([&] { h.launch("spin", {1, 1, 1}, {2048, 1, 1}, test::Params().add(12345u)); }) ==
-        "launch of spin: block (2048,1,1) exceeds the limits (x,y <= 1024, z <= 64, x*y*z <= 1024 threads)");
+        "launch of spin: block (2048,1,1) exceeds the limits of B200 (sm_100a) (x <= 1024, y <= 1024, z <= 64, x*y*z "
+        "<= 1024 threads)");
   CHECK(error_of([&] { h.launch("spin", {3, 1, 1}, {32, 1, 1}, test::Params().add(12345u), 0, {2, 1, 1}); }) ==
         "launch of spin: cluster (2,1,1) does not divide the grid (3,1,1)");
   CHECK(error_of([&] { h.launch("spin", {1, 1, 1}, {32, 1, 1}, test::Params().add(12345u), 300000); })

@@ -178,7 +178,7 @@ Run run(bool a_tmem, uint32_t idesc, uint32_t sleep, const std::vector<int>& A, 
   p.add(idesc).add(sleep).add(daw);
   Run r;
   auto res = h.launch("k", {1, 1, 1}, {128, 1, 1}, p);
-  r.warnings = res.warnings;
+  r.warnings = res.finding_lines();
   r.cycles = res.cycles;
   r.d = h.download<float>(dout, kM * kN);
   return r;

@@ -249,7 +249,7 @@ TEST_CASE("wgmma m64nNk16 bf16: D = A B^T + C exactly, K-major / 128B-swizzled /
     k.trans_b = true;
   }
   const Result r = run(k);
-  CHECK(r.launch.warnings.empty());
+  CHECK(r.launch.findings.empty());
   for (size_t i = 0; i < r.d.size(); ++i) {
     CAPTURE(i);
     REQUIRE(r.d[i] == r.want[i]);
@@ -286,14 +286,15 @@ TEST_CASE("wgmma is asynchronous: D lands at completion; touching the accumulato
     CHECK(r.early[t] == r.c[size_t(row) * k.n + col]);
   }
   for (size_t i = 0; i < r.d.size(); ++i) REQUIRE(r.d[i] == r.want[i]);
-  const std::string w = joined(r.launch.warnings);
+  const std::string w = joined(r.launch.finding_lines());
   CHECK(w.find("%f0 is a register of the accumulator of the wgmma.mma_async at wgmma_test.ptx:") != std::string::npos);
   CHECK(w.find("not waited for with wgmma.wait_group") != std::string::npos);
   CHECK(w.find("§9.7.15.7.3") != std::string::npos);
-  // One report per warp (4 warps), each naming the offending instruction's line.
-  size_t n = 0;
-  for (const auto& x : r.launch.warnings) n += x.find("checker:") != std::string::npos;
-  CHECK(n == 4);
+  // One report per warp (4 warps), grouped at the offending instruction's line.
+  REQUIRE(r.launch.findings.size() == 1);
+  CHECK(r.launch.findings[0].rule == sim::Rule::WgmmaRegisterInFlight);
+  CHECK(r.launch.findings[0].count == 4);
+  CHECK(r.launch.findings[0].site.text == "mov.f32 %f200, %f0;");
 }
 
 TEST_CASE("wgmma.wait_group N waits for all but the N newest groups; covered registers are the program's again") {
@@ -349,7 +350,7 @@ TEST_CASE("wgmma.wait_group N waits for all but the N newest groups; covered reg
     CHECK(v[2 * t] == 16.0f);
     CHECK(v[2 * t + 1] == -16.0f);  // imm-scale-a = -1
   }
-  CHECK(r.warnings.empty());  // %f0 read after the wait that covers it: no report
+  CHECK(r.findings.empty());  // %f0 read after the wait that covers it: no report
 }
 
 TEST_CASE("wgmma errors name the rule, the line, the warp and the fields") {
@@ -391,7 +392,7 @@ TEST_CASE("wgmma without a preceding wgmma.fence is reported (checker, §9.7.15.
   k.fence = false;
   const Result r = run(k);
   for (size_t i = 0; i < r.d.size(); ++i) REQUIRE(r.d[i] == r.want[i]);
-  const std::string w = joined(r.launch.warnings);
+  const std::string w = joined(r.launch.finding_lines());
   CHECK(w.find("without a wgmma.fence") != std::string::npos);
 }
 

@@ -70,7 +70,11 @@ class FakeBackend final : public Backend {
       f += 1.0f;
       std::memcpy(at(a + 4 * i), &f, 4);
     }
-    return {42, {"a warning"}, {}};
+    LaunchOutcome out;
+    out.cycles = 42;
+    out.finding_lines = {"a finding"};
+    out.finding_count = 1;
+    return out;
   }
 };
 
@@ -99,7 +103,7 @@ TEST_CASE("runner: allocates, initialises, launches with the parameter buffer, r
   CHECK(be.loaded_name == "dir/add.ptx");
   CHECK(r.kernel == "_Z3addjPf");
   CHECK(r.outcome.cycles == 42);
-  CHECK(r.outcome.warnings == std::vector<std::string>{"a warning"});
+  CHECK(r.outcome.finding_lines == std::vector<std::string>{"a finding"});
   REQUIRE(r.outputs.size() == 2);
   CHECK(r.outputs[0].name == "X");
   CHECK(r.outputs[0].shape == std::vector<uint64_t>{2, 4});

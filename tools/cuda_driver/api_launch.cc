@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
+#include "models/machine/shared_memory.h"
+#include "sim/report/finding.h"
 #include "tools/cuda_driver/driver.h"
 
 using namespace tcsim::cudrv;
@@ -27,21 +29,22 @@ struct LaunchRequest {
 
 std::string dims(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
-// Shared memory one CTA takes from an SM: what the simulator reserves (sim/launch.cc).
-uint64_t cta_smem(const Function& f, uint64_t dynamic) {
-  const uint64_t a = f.info.dynamic_smem_align ? f.info.dynamic_smem_align : 16;
-  return (f.info.static_smem_bytes + a - 1) / a * a + dynamic + 1024;
+// The CTA's shared-memory layout for a launch with `dynamic` bytes (models/machine/shared_memory.h).
+tcsim::models::SmemLayout layout_of(const tcsim::models::MachineConfig& m, const Function& f, uint64_t dynamic) {
+  return tcsim::models::smem_layout(m, f.info.static_end, f.info.extern_smem_align, static_cast<uint32_t>(dynamic));
+}
+uint64_t cta_smem(const tcsim::models::MachineConfig& m, const Function& f, uint64_t dynamic) {
+  return layout_of(m, f, dynamic).cta_bytes();
 }
 
-// CTAs of `f` one SM holds at once, by the simulator's own limits (sim/sm.cc can_fit).
-int blocks_per_sm(const tcsim::sim::MachineConfig& m, const Function& f, uint64_t threads, uint64_t dynamic) {
-  if (threads == 0) return 0;
-  const uint64_t warps = (threads + 31) / 32;
-  uint64_t b = m.max_ctas_per_sm;
-  b = std::min<uint64_t>(b, m.max_threads_per_sm / (warps * 32));
-  b = std::min<uint64_t>(b, m.max_warps_per_sm / warps);
-  b = std::min<uint64_t>(b, m.smem_per_sm / cta_smem(f, dynamic));
-  if (f.info.maxnreg) {  // registers: 64K per SM, allocated per warp in units of 256
+// CTAs of `f` one SM holds at once: the machine's residency rule (models::ctas_per_sm, what the
+// simulator's CTA placement obeys), and registers only where the kernel bounds them (.maxnreg: 64K
+// per SM, allocated per warp in units of 256) — PTX has no other register count.
+int blocks_per_sm(const tcsim::models::MachineConfig& m, const Function& f, uint64_t threads, uint64_t dynamic) {
+  if (threads == 0 || threads > m.max_threads_per_cta) return 0;
+  uint64_t b = tcsim::models::ctas_per_sm(m, static_cast<uint32_t>(threads), static_cast<uint32_t>(cta_smem(m, f, dynamic)));
+  if (f.info.maxnreg) {
+    const uint64_t warps = (threads + 31) / 32;
     const uint64_t per_warp = (uint64_t{f.info.maxnreg} * 32 + 255) / 256 * 256;
     b = std::min<uint64_t>(b, 65536 / (per_warp * warps));
   }
@@ -114,16 +117,18 @@ CUresult launch(Driver& drv, const char* call, CUfunction hf, LaunchRequest q, v
   Stream* s = nullptr;
   if (!drv.stream(q.stream, s)) return drv.fail(CUDA_ERROR_INVALID_HANDLE, fmt::format("{}: invalid stream handle", call));
   if (drv.sticky()) return drv.sticky();
-  const tcsim::sim::MachineConfig& m = tcsim::sim::machine_config(drv.arch());
+  const tcsim::models::MachineConfig& m = tcsim::models::machine_config(drv.arch());
   auto bad = [&](CUresult r, const std::string& what) {
     return drv.fail(r, fmt::format("{} of {}: {}", call, f->name, what));
   };
   const Dim3 g = q.grid, b = q.block;
   if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z) return bad(CUDA_ERROR_INVALID_VALUE, "grid and block dimensions must be positive");
-  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-    return bad(CUDA_ERROR_INVALID_VALUE, fmt::format("grid {} exceeds the limits (x < 2^31, y,z <= 65535)", dims(g)));
-  if (b.x > 1024 || b.y > 1024 || b.z > 64 || b.count() > 1024)
-    return bad(CUDA_ERROR_INVALID_VALUE, fmt::format("block {} exceeds the limits (x,y <= 1024, z <= 64, 1024 threads)", dims(b)));
+  if (g.x > m.max_grid[0] || g.y > m.max_grid[1] || g.z > m.max_grid[2])
+    return bad(CUDA_ERROR_INVALID_VALUE, fmt::format("grid {} exceeds the limits ({}, {}, {})", dims(g), m.max_grid[0],
+                                                     m.max_grid[1], m.max_grid[2]));
+  if (b.x > m.max_block[0] || b.y > m.max_block[1] || b.z > m.max_block[2] || b.count() > m.max_threads_per_cta)
+    return bad(CUDA_ERROR_INVALID_VALUE, fmt::format("block {} exceeds the limits ({}, {}, {}; {} threads)", dims(b),
+                                                     m.max_block[0], m.max_block[1], m.max_block[2], m.max_threads_per_cta));
   if (b.count() > static_cast<uint64_t>(max_threads(*f)))
     return bad(CUDA_ERROR_INVALID_VALUE, fmt::format("block of {} threads exceeds the kernel's maximum of {} (.maxntid/.reqntid)",
                                                      b.count(), max_threads(*f)));
@@ -158,15 +163,17 @@ CUresult launch(Driver& drv, const char* call, CUfunction hf, LaunchRequest q, v
   if (g.x % c.x || g.y % c.y || g.z % c.z)
     return bad(CUDA_ERROR_INVALID_CLUSTER_SIZE, fmt::format("cluster {} does not divide the grid {}", dims(c), dims(g)));
   const uint64_t csize = c.count();
-  if (csize > m.max_cluster_size && !(f->non_portable_cluster && csize <= 2 * m.max_cluster_size))
+  if (csize > m.max_cluster_ctas_portable && !(f->non_portable_cluster && csize <= m.max_cluster_ctas_nonportable))
     return bad(CUDA_ERROR_INVALID_CLUSTER_SIZE,
-               fmt::format("a cluster of {} CTAs exceeds the portable maximum of {}{}", csize, m.max_cluster_size,
-                           csize <= 2 * m.max_cluster_size ? " (set CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED for up to 16)"
-                                                           : " (16 with the non-portable attribute)"));
+               fmt::format("a cluster of {} CTAs exceeds the portable maximum of {}{}", csize, m.max_cluster_ctas_portable,
+                           csize <= m.max_cluster_ctas_nonportable
+                               ? fmt::format(" (set CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED for up to {})",
+                                             m.max_cluster_ctas_nonportable)
+                               : fmt::format(" ({} with the non-portable attribute)", m.max_cluster_ctas_nonportable)));
   const int per_sm = blocks_per_sm(m, *f, b.count(), q.smem);
   if (per_sm == 0)
     return bad(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, fmt::format("a CTA of {} threads with {} bytes of shared memory does not fit on an SM",
-                                                        b.count(), cta_smem(*f, q.smem)));
+                                                        b.count(), cta_smem(m, *f, q.smem)));
   if (q.cooperative && g.count() > static_cast<uint64_t>(per_sm) * m.num_sms)
     return bad(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, fmt::format("a cooperative grid of {} CTAs exceeds the {} that can be "
                                                                     "resident at once", g.count(), per_sm * m.num_sms));
@@ -184,16 +191,16 @@ CUresult launch(Driver& drv, const char* call, CUfunction hf, LaunchRequest q, v
     const tcsim::sim::Module* mod = f->module->sim;
     try {
       const tcsim::sim::LaunchResult r = drv.device().launch(*mod, f->name, cfg, params);
-      const double ms = static_cast<double>(r.cycles) / (tcsim::sim::machine_config(drv.arch()).clock_mhz * 1e3);
+      const double ms = static_cast<double>(r.cycles) / (tcsim::models::machine_config(drv.arch()).clock_mhz * 1e3);
       drv.advance_ms(ms);
-      // Findings: the first few in full, then how many more (TCSIM_CUDA_REPORT lists them all).
-      constexpr size_t kShown = 8;
-      for (size_t i = 0; i < r.warnings.size(); ++i)
-        if (i < kShown || drv.reporting()) drv.fail(CUDA_SUCCESS, fmt::format("warning: {}", r.warnings[i]));
-      if (r.warnings.size() > kShown && !drv.reporting())
-        drv.fail(CUDA_SUCCESS, fmt::format("warning: kernel {}: {} more checker findings (tcsim exec --report lists them)",
-                                           f->name, r.warnings.size() - kShown));
-      drv.launch_log.push_back({f->name, r.cycles, r.warnings.size()});
+      // Findings (sim/report): one line per rule and site with its count, the first ones in full.
+      if (!r.findings.empty()) {
+        const std::string sum = tcsim::sim::summarize_findings(r.findings, drv.reporting() ? r.findings.size() : 4, 1);
+        size_t b = 0;
+        for (size_t e; (e = sum.find('\n', b)) != std::string::npos; b = e + 1)
+          drv.fail(CUDA_SUCCESS, fmt::format("kernel {}: {}", f->name, sum.substr(b, e - b)));
+      }
+      drv.launch_log.push_back({f->name, r.cycles, tcsim::sim::total_occurrences(r.findings)});
       drv.report(fmt::format("launch {} of {}: grid {} block {} cluster {} smem {}: {} cycles ({:.6f} ms simulated){}", seq,
                              f->name, dims(cfg.grid), dims(cfg.block), dims(cfg.cluster), cfg.dynamic_smem_bytes, r.cycles, ms,
                              r.approx_ops.empty() ? std::string()
@@ -307,7 +314,7 @@ TCSIM_CU_API CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFla
   Function* f = drv.function(hf);
   if (!n || block <= 0) return CUDA_ERROR_INVALID_VALUE;
   if (!f) return drv.fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyMaxActiveBlocksPerMultiprocessor: invalid function handle");
-  *n = block > max_threads(*f) ? 0 : blocks_per_sm(tcsim::sim::machine_config(drv.arch()), *f, block, smem);
+  *n = block > max_threads(*f) ? 0 : blocks_per_sm(tcsim::models::machine_config(drv.arch()), *f, block, smem);
   return CUDA_SUCCESS;
 }
 
@@ -322,7 +329,7 @@ TCSIM_CU_API CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int* min
   Function* f = drv.function(hf);
   if (!min_grid || !block_size) return CUDA_ERROR_INVALID_VALUE;
   if (!f) return drv.fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyMaxPotentialBlockSize: invalid function handle");
-  const auto& m = tcsim::sim::machine_config(drv.arch());
+  const auto& m = tcsim::models::machine_config(drv.arch());
   int hi = max_threads(*f);
   if (limit > 0) hi = std::min(hi, limit);
   int best = 0, best_threads = 0, best_blocks = 0;
@@ -352,8 +359,8 @@ TCSIM_CU_API CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* ou
   Function* f = drv.function(hf);
   if (!out || blocks <= 0 || block <= 0) return CUDA_ERROR_INVALID_VALUE;
   if (!f) return drv.fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyAvailableDynamicSMemPerBlock: invalid function handle");
-  const auto& m = tcsim::sim::machine_config(drv.arch());
-  const uint64_t fixed = cta_smem(*f, 0);
+  const auto& m = tcsim::models::machine_config(drv.arch());
+  const uint64_t fixed = cta_smem(m, *f, 0);
   const uint64_t per = m.smem_per_sm / static_cast<uint64_t>(blocks);
   uint64_t avail = per > fixed ? per - fixed : 0;
   avail = std::min<uint64_t>(avail, m.max_smem_per_cta - f->info.static_smem_bytes);
@@ -362,18 +369,6 @@ TCSIM_CU_API CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* ou
 }
 
 namespace {
-
-// Clusters of `csize` CTAs resident at once: each GPC holds whole clusters on distinct SMs
-// (sim/launch.cc dispatch).
-int active_clusters(const tcsim::sim::MachineConfig& m, int per_sm, uint64_t csize) {
-  int total = 0;
-  for (uint32_t g = 0; g < m.num_gpcs; ++g) {
-    const uint32_t sms = (g + 1) * m.num_sms / m.num_gpcs - g * m.num_sms / m.num_gpcs;
-    if (sms < csize) continue;
-    total += static_cast<int>(uint64_t{sms} * per_sm / csize);
-  }
-  return total;
-}
 
 CUresult cluster_config(Driver& drv, const CUlaunchConfig* config, const Function& f, Dim3& c, const char* call) {
   c = f.info.reqnctapercluster.x ? f.info.reqnctapercluster : f.required_cluster.x ? f.required_cluster : Dim3{1, 1, 1};
@@ -393,10 +388,13 @@ TCSIM_CU_API CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* n, CUfunction hf
   if (!f) return drv.fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyMaxActiveClusters: invalid function handle");
   Dim3 c;
   if (CUresult r = cluster_config(drv, config, *f, c, "cuOccupancyMaxActiveClusters")) return r;
-  const auto& m = tcsim::sim::machine_config(drv.arch());
+  const auto& m = tcsim::models::machine_config(drv.arch());
   const uint64_t threads = uint64_t{config->blockDimX} * config->blockDimY * config->blockDimZ;
-  const int per = blocks_per_sm(m, *f, threads, config->sharedMemBytes);
-  *n = active_clusters(m, per, c.count());
+  *n = threads > static_cast<uint64_t>(max_threads(*f))
+           ? 0
+           : static_cast<int>(tcsim::models::max_active_clusters(m, static_cast<uint32_t>(threads),
+                                                                 static_cast<uint32_t>(cta_smem(m, *f, config->sharedMemBytes)),
+                                                                 static_cast<uint32_t>(c.count())));
   return CUDA_SUCCESS;
 }
 
@@ -405,13 +403,15 @@ TCSIM_CU_API CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int* n, CUfunct
   Function* f = drv.function(hf);
   if (!n || !config) return CUDA_ERROR_INVALID_VALUE;
   if (!f) return drv.fail(CUDA_ERROR_INVALID_HANDLE, "cuOccupancyMaxPotentialClusterSize: invalid function handle");
-  const auto& m = tcsim::sim::machine_config(drv.arch());
+  const auto& m = tcsim::models::machine_config(drv.arch());
   const uint64_t threads = uint64_t{config->blockDimX} * config->blockDimY * config->blockDimZ;
-  const int per = blocks_per_sm(m, *f, threads, config->sharedMemBytes);
-  const uint32_t cap = f->non_portable_cluster ? 2 * m.max_cluster_size : m.max_cluster_size;
+  const uint32_t cap = f->non_portable_cluster ? m.max_cluster_ctas_nonportable : m.max_cluster_ctas_portable;
+  const uint32_t smem = static_cast<uint32_t>(cta_smem(m, *f, config->sharedMemBytes));
   int best = 0;
   for (uint32_t s = 1; s <= cap; ++s)
-    if (per > 0 && active_clusters(m, per, s) > 0) best = static_cast<int>(s);
+    if (threads <= static_cast<uint64_t>(max_threads(*f)) &&
+        tcsim::models::max_active_clusters(m, static_cast<uint32_t>(threads), smem, s) > 0)
+      best = static_cast<int>(s);
   *n = best;
   return CUDA_SUCCESS;
 }

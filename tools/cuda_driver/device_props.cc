@@ -1,6 +1,6 @@
 // Device numbers as data (DESIGN.md "Data, not code, for the machine's numbers").
 //
-// H200 and B200: the SM count, per-SM limits and clock are the simulator's (sim/machine_config.cc,
+// H200 and B200: the SM count, per-SM limits and clock are the simulator's (models/machine/machine_table.cc,
 // the machine that runs the kernels); the block, grid, texture and surface limits are those of
 // compute capability 9.0 / 10.0 (CUDA C++ Programming Guide, "Features and Technical
 // Specifications"); memory size, bandwidth and clocks are NVIDIA's published figures (sources at
@@ -8,7 +8,7 @@
 // cuDeviceGetAttribute values.
 #include "tools/cuda_driver/device_props.h"
 
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
 
 namespace tcsim::cudrv {
 namespace {
@@ -31,17 +31,17 @@ const DeviceProps& device_props(isa::Arch arch) { return arch == isa::Arch::Sm90
 
 std::optional<int> device_attribute(isa::Arch arch, CUdevice_attribute attr) {
   const DeviceProps& d = device_props(arch);
-  const sim::MachineConfig& m = sim::machine_config(arch);
+  const models::MachineConfig& m = models::machine_config(arch);
   switch (attr) {
     // Thread, block and grid limits (identical for cc 9.0 and 10.0).
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return 1024;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return 1024;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 2147483647;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return 65535;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return 49152;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return static_cast<int>(m.max_threads_per_cta);
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return static_cast<int>(m.max_block[0]);
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return static_cast<int>(m.max_block[1]);
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return static_cast<int>(m.max_block[2]);
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return static_cast<int>(m.max_grid[0]);
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return static_cast<int>(m.max_grid[1]);
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return static_cast<int>(m.max_grid[2]);
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return static_cast<int>(m.default_max_dynamic_smem);
     case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
     case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 2147483647;
@@ -128,7 +128,7 @@ std::optional<int> device_attribute(isa::Arch arch, CUdevice_attribute attr) {
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return static_cast<int>(m.max_ctas_per_sm);
     case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return d.max_persisting_l2_bytes;
     case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 134213632;
-    case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return 1024;
+    case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return static_cast<int>(m.reserved_smem_per_cta);
     case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return 1;

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
 #include "tools/cuda_driver/fatbin.h"
 #include "tools/spec/params.h"
 #include "tools/spec/spec_error.h"
@@ -150,7 +150,7 @@ bool Driver::stream(CUstream s, Stream*& out) const {
   return true;
 }
 
-int Driver::smem_optin() const { return static_cast<int>(sim::machine_config(arch_).max_smem_per_cta); }
+int Driver::smem_optin() const { return static_cast<int>(models::machine_config(arch_).max_smem_per_cta); }
 
 // --- memory -----------------------------------------------------------------------------------
 
@@ -212,7 +212,7 @@ CUresult Driver::load_module(const void* image, std::string name, bool is_librar
   auto m = std::make_unique<Module>();
   m->is_library = is_library;
   m->ctx = current();
-  const unsigned long long index = next_id();
+  const unsigned long long index = ++modules_loaded_;
   if (magic == kFatbinWrapperMagic) {
     const uint8_t* data = nullptr;
     std::memcpy(&data, bytes + 8, sizeof data);
@@ -256,6 +256,7 @@ CUresult Driver::load_module(const void* image, std::string name, bool is_librar
       auto f = std::make_unique<Function>();
       f->module = m.get();
       f->name = k;
+      f->max_dynamic_smem = static_cast<int>(models::machine_config(arch_).default_max_dynamic_smem);
       try {
         f->params = device_->kernel_params(*m->sim, k);
         f->info = device_->kernel_info(*m->sim, k);

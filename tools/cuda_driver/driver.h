@@ -45,7 +45,7 @@ struct Function {
   uint32_t param_bytes = 0;
   sim::KernelInfo info;
   // Attributes the program sets (cuFuncSetAttribute).
-  int max_dynamic_smem = 48 * 1024;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (default 48 KiB)
+  int max_dynamic_smem = 48 * 1024;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (the default, 48 KiB on cc 9.0 / 10.0)
   int carveout = -1;                 // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
   bool non_portable_cluster = false; // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
   sim::Dim3 required_cluster{0, 0, 0};  // CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_* (0: not set)
@@ -212,7 +212,7 @@ class Driver {
   struct LaunchRecord {
     std::string kernel;
     uint64_t cycles = 0;
-    size_t warnings = 0;
+    uint64_t findings = 0;
   };
   std::vector<LaunchRecord> launch_log;
 
@@ -231,6 +231,7 @@ class Driver {
   CUresult sticky_ = CUDA_SUCCESS;
   double time_ms_ = 0;
   unsigned long long ids_ = 0;
+  unsigned long long modules_loaded_ = 0;  // numbers the modules' names (module1.sm_100a.ptx, ...)
 };
 
 // Every entry point starts with this: the lock, and CUDA_ERROR_NOT_INITIALIZED before cuInit.

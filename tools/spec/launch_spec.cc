@@ -1,5 +1,6 @@
 #include "tools/spec/launch_spec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -12,6 +13,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "isa/arch.h"
+#include "models/machine/machine_config.h"
 #include "tools/spec/buffer_init.h"
 #include "tools/spec/spec_error.h"
 
@@ -519,20 +522,27 @@ LaunchSpec parse_spec(std::string_view text, const std::string& path) {
                         "a kernel name");
   if (s.kernel.empty()) c.fail("kernel", "the kernel name is empty");
   if (j.contains("arch")) s.arch = get_string(c, j["arch"], "arch", "an architecture such as sm_100a");
-  // CUDA limits (CUDA C++ Programming Guide, "Compute Capabilities", Table 21): grid x < 2^31,
-  // y, z <= 65535; block x, y <= 1024, z <= 64, x*y*z <= 1024.
-  s.grid = get_dim3(c, need(c, j, "", "grid", "[x, y, z] blocks"), "grid", 0x7fffffff, 65535);
-  s.block = get_dim3(c, need(c, j, "", "block", "[x, y, z] threads"), "block", 1024, 1024);
-  if (s.block.z > 64) c.fail("block[2]", fmt::format("{} is out of range (legal: 1 to 64)", s.block.z));
-  if (s.block.count() > 1024)
-    c.fail("block", fmt::format("{} threads per block (legal: at most 1024)", s.block.count()));
+  // Launch limits: the machine table's row for the spec's arch (models/machine/machine_config.h;
+  // sm_100a's without an arch: every row has the same launch limits), as Device::launch checks them.
+  const auto arch = s.arch ? isa::parse_arch(*s.arch) : std::nullopt;
+  const models::MachineConfig& mc = models::machine_config(arch ? *arch : isa::Arch::Sm100a);
+  s.grid = get_dim3(c, need(c, j, "", "grid", "[x, y, z] blocks"), "grid", mc.max_grid[0], std::max(mc.max_grid[1], mc.max_grid[2]));
+  if (s.grid.z > mc.max_grid[2])
+    c.fail("grid[2]", fmt::format("{} is out of range (legal: 1 to {})", s.grid.z, mc.max_grid[2]));
+  s.block = get_dim3(c, need(c, j, "", "block", "[x, y, z] threads"), "block", mc.max_block[0], mc.max_block[1]);
+  if (s.block.z > mc.max_block[2])
+    c.fail("block[2]", fmt::format("{} is out of range (legal: 1 to {})", s.block.z, mc.max_block[2]));
+  if (s.block.count() > mc.max_threads_per_cta)
+    c.fail("block", fmt::format("{} threads per block (legal: at most {})", s.block.count(), mc.max_threads_per_cta));
   if (j.contains("cluster")) {
-    s.cluster = get_dim3(c, j["cluster"], "cluster", 16, 16);
+    const uint32_t most = mc.max_cluster_ctas_nonportable;
+    s.cluster = get_dim3(c, j["cluster"], "cluster", most, most);
     s.cluster_given = true;
     // Clusters tile the grid (CUDA Programming Guide "Thread Block Clusters"); at most 16 CTAs
-    // (8 portable, 16 with the non-portable attribute on sm_90 and sm_100).
-    if (s.cluster.count() > 16)
-      c.fail("cluster", fmt::format("{} CTAs per cluster (legal: at most 16; 8 portable)", s.cluster.count()));
+    // (8 portable, 16 with the non-portable attribute, which tcsim-hw sets).
+    if (s.cluster.count() > most)
+      c.fail("cluster", fmt::format("{} CTAs per cluster (legal: at most {}; {} portable)", s.cluster.count(), most,
+                                    mc.max_cluster_ctas_portable));
     const uint32_t g[3] = {s.grid.x, s.grid.y, s.grid.z}, cl[3] = {s.cluster.x, s.cluster.y, s.cluster.z};
     for (int i = 0; i < 3; ++i)
       if (g[i] % cl[i] != 0)

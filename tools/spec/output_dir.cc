@@ -53,7 +53,7 @@ void write_output_dir(const std::string& dir, const RunInfo& run, const std::vec
   if (run.seed) m["seed"] = *run.seed;
   for (const auto& [k, v] : run.extra) m[k] = v;
   if (run.tool == "tcsim" || !run.approx_ops.empty()) m["approx_ops"] = run.approx_ops;
-  if (run.tool == "tcsim" || !run.warnings.empty()) m["warnings"] = run.warnings;
+  if (run.tool == "tcsim" || !run.findings.empty()) m["findings"] = run.findings;
   Json outs = Json::object();
   for (const auto& o : outputs) {
     const std::string file = o.name + ".npy";

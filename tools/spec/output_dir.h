@@ -6,7 +6,7 @@
 //   {"version": 1, "tool": "tcsim"|"tcsim-hw", "arch": "sm_100a", "spec": "path/to/spec.json",
 //    "kernel": "<resolved .entry name>",
 //    ...run fields: tcsim: "cycles", "seed", "approx_ops" (the .approx instructions executed: their
-//       results are not bit-exact by design), "warnings"; tcsim-hw: "gpu", "compute_capability",
+//       results are not bit-exact by design), "findings" (docs/findings.md); tcsim-hw: "gpu", "compute_capability",
 //       "driver_version", "date"...,
 //    "outputs": {"C": {"dtype": "f32", "shape": [1024, 1024], "file": "C.npy"}, ...}}
 #pragma once
@@ -16,6 +16,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "tools/spec/spec_dtype.h"
 
@@ -38,7 +40,7 @@ struct RunInfo {
   std::optional<uint64_t> cycles;  // tcsim
   std::optional<uint64_t> seed;    // tcsim
   std::vector<std::string> approx_ops;
-  std::vector<std::string> warnings;
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();  // tcsim: LaunchOutcome::findings
   std::vector<std::pair<std::string, std::string>> extra;  // tool-specific (gpu, driver, date...)
 };
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tools/spec/launch_spec.h"
 #include "tools/spec/output_dir.h"
 #include "tools/spec/params.h"
@@ -23,7 +25,12 @@ struct SymbolRef {
 
 struct LaunchOutcome {
   std::optional<uint64_t> cycles;
-  std::vector<std::string> warnings;
+  // Findings (tcsim: the rules of the PTX ISA the kernel broke while it ran; docs/findings.md): the
+  // manifest's JSON, the terminal summary, every kept occurrence as a line, and the total count.
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  std::string findings_summary;
+  std::vector<std::string> finding_lines;
+  uint64_t finding_count = 0;
   std::vector<std::string> approx_ops;
 };
 

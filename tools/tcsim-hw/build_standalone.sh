@@ -21,7 +21,8 @@ extra=""
 [ -n "${TCSIM_HW_INCLUDES:-}" ] && extra="-I${TCSIM_HW_INCLUDES}"
 libdir="$cuda/lib64"
 [ -e "$libdir/libcuda.so" ] || libdir="$cuda/lib64/stubs"
-srcs="$root/tools/tcsim-hw/main.cc $root/tools/tcsim-hw/cuda_backend.cc $root/tools/spec/*.cc $root/models/formats/*.cc"
+srcs="$root/tools/tcsim-hw/main.cc $root/tools/tcsim-hw/cuda_backend.cc $root/tools/spec/*.cc $root/models/formats/*.cc
+      $root/models/machine/machine_table.cc"
 for f in isa/descriptors/tensor_map.cc isa/descriptors/bitfield.cc; do
   [ -e "$root/$f" ] && srcs="$srcs $root/$f"
 done

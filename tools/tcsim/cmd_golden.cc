@@ -113,7 +113,7 @@ int run_golden(Args args) {
       SimBackend backend(dev, s.path, &pool);
       const spec::RunResult r = spec::run_spec(s, ptx, backend);
       const spec::DiffReport d = spec::diff_outputs(r.outputs, golden.outputs, 4);
-      for (const auto& w : r.outcome.warnings) fmt::print("  warning: {}\n", w);
+      for (const auto& w : r.outcome.finding_lines) fmt::print("  finding: {}\n", w);
       if (d.identical()) {
         fmt::print("PASS {}\n", name);
         ++passed;

@@ -1,8 +1,9 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
-//                     [--schedule-sweep N] [--max-steps N]
-// Runs a launch spec (shared/LAUNCH_SPEC.md, docs/launch_spec.md) on the simulator: a thin layer
-// over tools/spec's runner and sim::Device. Exit 0: ran (and matched the golden); 1: outputs
-// differ from --golden; 2: bad input or an error in the simulated kernel.
+//                     [--schedule-sweep N] [--max-steps N] [--strict]
+// Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
+// and sim::Device. Findings (docs/findings.md) are summarised on stderr. Exit 0: ran (and matched
+// the golden); 1: outputs differ from --golden; 2: bad input, an error in the simulated kernel, or
+// findings under --strict.
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -28,6 +29,7 @@ struct RunOptions {
   std::optional<std::string> out, golden;
   sim::DeviceOptions device;
   uint64_t sweep = 0;  // --schedule-sweep N: seeds 1..N against the default order
+  bool strict = false;  // --strict: findings are errors (exit 2)
 };
 
 void set_seed(RunOptions& o, uint64_t seed) {
@@ -83,11 +85,14 @@ constexpr OptionDef kOptions[] = {
      }},
     {"--max-steps", "N", "watchdog: stop after N warp-instructions (0: the simulator's default)",
      [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_steps = parse_u64(n, v); }},
+    {"--strict", "", "findings (rules of the PTX ISA the kernel broke; docs/findings.md) are errors: exit 2",
+     [](RunOptions& o, std::string_view, std::string_view) { o.strict = true; }},
 };
 
 std::string option_list() {
   std::string s;
-  for (const auto& o : kOptions) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", o.name, o.value);
+  for (const auto& o : kOptions)
+    s += fmt::format("{}{}{}{}", s.empty() ? "" : ", ", o.name, o.value.empty() ? "" : " ", o.value);
   return s;
 }
 
@@ -112,7 +117,9 @@ RunOptions parse_options(Args args) {
     for (const auto& d : kOptions)
       if (d.name == name) def = &d;
     if (!def) throw UsageError(fmt::format("unknown option '{}' (options: {})", name, option_list()));
-    if (!inline_value) {
+    if (def->value.empty()) {
+      if (inline_value) throw UsageError(fmt::format("{} takes no value", name));
+    } else if (!inline_value) {
       if (i + 1 >= args.size()) throw UsageError(fmt::format("{} needs a value ({})", name, def->value));
       value = args[++i];
     }
@@ -184,7 +191,7 @@ int run_run(Args args) {
   }
   const spec::RunResult r = simulate(o.device);
 
-  for (const auto& w : r.outcome.warnings) fmt::print(stderr, "warning: {}\n", w);
+  if (!r.outcome.findings_summary.empty()) fmt::print(stderr, "{}", r.outcome.findings_summary);
   fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));
   if (!r.outcome.approx_ops.empty())
     fmt::print("note: approximate instructions ran (not bit-exact by design): {}\n",
@@ -198,21 +205,27 @@ int run_run(Args args) {
     info.cycles = r.outcome.cycles.value_or(0);
     info.seed = o.device.seed;
     info.approx_ops = r.outcome.approx_ops;
-    info.warnings = r.outcome.warnings;
+    info.findings = r.outcome.findings;
     spec::write_output_dir(*o.out, info, r.outputs);
     fmt::print("outputs written to {}\n", *o.out);
   }
+  int rc = 0;
   if (golden) {
     const spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
     fmt::print("{}", spec::format_report(d, "tcsim", *o.golden));
-    if (!d.identical()) return 1;
+    if (!d.identical()) rc = 1;
   }
-  return 0;
+  if (o.strict && r.outcome.finding_count) {
+    fmt::print(stderr, "error: {}: {} finding{} and --strict makes findings errors\n", o.spec,
+               r.outcome.finding_count, r.outcome.finding_count == 1 ? "" : "s");
+    return 2;
+  }
+  return rc;
 }
 
 }  // namespace
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
-                   "[--schedule-sweep N] [--max-steps N]   run a launch spec", run_run);
+                   "[--schedule-sweep N] [--max-steps N] [--strict]   run a launch spec", run_run);
 
 }  // namespace tcsim::cli

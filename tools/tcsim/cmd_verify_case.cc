@@ -299,7 +299,7 @@ Outcome verify_one(const std::string& path, sim::Device& dev, SimBackend& backen
   if (c.bug) {
     // The deliberately wrong descriptor must give wrong numbers (and the warnings say why).
     std::string why;
-    for (const std::string& w : run.outcome.warnings)
+    for (const std::string& w : run.outcome.finding_lines)
       if (w.find("misreads") != std::string::npos) why = w;
     if (!bad) return {false, fmt::format("bug {}: D equals the reference, but the descriptor is wrong", c.bug)};
     return {true, fmt::format("bug {}: {} of {} D elements wrong, as the bug demands; {}", c.bug, bad, ref.size(),

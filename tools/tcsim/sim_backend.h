@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/api.h"
+#include "sim/report/finding_json.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/tensor_map_encode.h"
 
@@ -96,7 +97,14 @@ class SimBackend final : public spec::Backend {
     cfg.explicit_cluster = s.cluster_given;  // as tcsim-hw: a spec naming "cluster" is a cluster launch
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
     const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
-    return {r.cycles, r.warnings, r.approx_ops};
+    spec::LaunchOutcome out;
+    out.cycles = r.cycles;
+    out.findings = sim::findings_to_json(r.findings);
+    out.findings_summary = sim::summarize_findings(r.findings);
+    out.finding_lines = r.finding_lines();
+    out.finding_count = sim::total_occurrences(r.findings);
+    out.approx_ops = r.approx_ops;
+    return out;
   }
 
  private:
