@@ -1,11 +1,14 @@
 // Device numbers as data (DESIGN.md "Data, not code, for the machine's numbers").
 //
-// H200 and B200: the SM count, per-SM limits and clock are the simulator's (models/machine/machine_table.cc,
-// the machine that runs the kernels); the block, grid, texture and surface limits are those of
-// compute capability 9.0 / 10.0 (CUDA C++ Programming Guide, "Features and Technical
-// Specifications"); memory size, bandwidth and clocks are NVIDIA's published figures (sources at
-// each device). MEASUREMENT PENDING: the H200 column is to be checked against a real H200's
-// cuDeviceGetAttribute values.
+// H200: every attribute as a real H200 SXM reported it (kernels/host/device_query.cu run on
+// 2026-12-02, driver 580.159.04: kernels/host/golden/h200_device.json); CTest
+// kernels_host_device_query_h200 compares every value, except the capabilities tcsim does not
+// provide (reported absent here, below) and the PCI location.
+// B200: the SM count, per-SM and launch limits and the clock are the simulator's
+// (models/machine/machine_table.cc, with their sources); the texture and surface limits are the
+// H200's, which the CUDA C++ Programming Guide's compute-capability table gives identically for 9.0
+// and 10.0; memory size, bandwidth and bus width are NVIDIA's published B200 figures; the L2 size
+// is assumed (UNCONFIRMED): not measured on a B200.
 #include "tools/cuda_driver/device_props.h"
 
 #include "models/machine/machine_config.h"
@@ -13,16 +16,16 @@
 namespace tcsim::cudrv {
 namespace {
 
-// H200 SXM 141 GB. total_mem: measured (cuDeviceTotalMem). Bandwidth 4.8 TB/s (NVIDIA H200
-// datasheet); host link: PCIe Gen5 x16, 64 GB/s per direction (datasheet), of which copies reach
-// about 55 GB/s (assumed).
-constexpr DeviceProps kH200 = {"NVIDIA H200 (tcsim)", 9, 0, 150109880320ull, 3201000, 5120, 52428800, 78643200, 3,
+// H200 SXM: total memory, memory clock, bus width, L2, persisting L2 and copy engines measured
+// (h200_device.json). Bandwidth 4.8 TB/s (NVIDIA H200 datasheet); host link PCIe Gen5 x16, 64 GB/s
+// per direction (datasheet), of which copies reach about 55 GB/s (assumed).
+constexpr DeviceProps kH200 = {"NVIDIA H200 (tcsim)", 9, 0, 150109880320ull, 3201000, 6016, 62914560, 39321600, 3,
                                4800.0, 55.0};
-// B200: 180 GB (DGX B200 datasheet, "1,440 GB total GPU memory" for 8 GPUs); 8 TB/s (same); memory
-// clock and bus width: 8192-bit HBM3e (eight stacks of 1024 bits), clock assumed from 8 TB/s;
-// L2 126 MB (assumed from public die descriptions, UNCONFIRMED); host link PCIe Gen6 x16 (assumed
-// 110 GB/s reachable).
-constexpr DeviceProps kB200 = {"NVIDIA B200 (tcsim)", 10, 0, 193273528320ull, 3996000, 8192, 132120576, 99090432, 4,
+// B200: 180 GB (DGX B200 datasheet, "1,440 GB total GPU memory" for 8 GPUs); 8 TB/s (same); bus
+// width 8192 bits (eight HBM3e stacks of 1024 bits), memory clock assumed from 8 TB/s; L2 126 MiB
+// assumed (UNCONFIRMED), persisting L2 the H200's measured 5/8 of it (assumed); copy engines assumed;
+// host link PCIe Gen6 x16 (assumed 110 GB/s reachable).
+constexpr DeviceProps kB200 = {"NVIDIA B200 (tcsim)", 10, 0, 193273528320ull, 3996000, 8192, 132120576, 82575360, 4,
                                8000.0, 110.0};
 
 }  // namespace
@@ -127,7 +130,7 @@ std::optional<int> device_attribute(isa::Arch arch, CUdevice_attribute attr) {
     case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return static_cast<int>(m.max_ctas_per_sm);
     case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return d.max_persisting_l2_bytes;
-    case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 134213632;
+    case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 134217728;  // measured on the H200
     case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return static_cast<int>(m.reserved_smem_per_cta);
     case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return 1;
@@ -139,7 +142,7 @@ std::optional<int> device_attribute(isa::Arch arch, CUdevice_attribute attr) {
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID: return 0;
     case CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID: return 0;
-    // Absent in tcsim (kAbsent): unified/managed memory and host-native atomics need the device to
+    // Absent in tcsim: unified/managed memory and host-native atomics need the device to
     // reach host memory, which the simulated global memory cannot; stream memory operations, IPC,
     // virtual memory management, interop, RDMA, multicast objects and decompression are not
     // implemented. A real H200 reports several of these as 1.
