@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -62,10 +63,30 @@ struct SymbolInfo {
   uint64_t size;     // bytes, from the PTX declaration
 };
 
+// How far a running launch has got (DeviceOptions::progress): a front end shows it on a terminal.
+struct LaunchProgress {
+  uint64_t ctas_done = 0, ctas_total = 0;
+  uint64_t cycles = 0;              // simulated cycles so far
+  uint64_t warp_instructions = 0;   // executed so far
+  double elapsed_seconds = 0;       // wall time since the launch started
+};
+
 struct DeviceOptions {
   Schedule schedule = Schedule::Default;
   uint64_t seed = 0;            // schedule perturbation seed (Schedule::Random)
-  uint64_t max_steps = 0;       // watchdog on executed warp-instructions (0 = default)
+  // Watchdog (sim/launch.h): the launch stops with a report of where every warp is (and the loop
+  // it spins in) when the warps together have executed max_steps warp-instructions, or one warp
+  // max_warp_steps. 0 = the defaults kDefaultMaxSteps and kDefaultMaxWarpSteps; a max_steps given
+  // and max_warp_steps left 0 set the per-warp limit to max_steps too (one knob to raise both).
+  uint64_t max_steps = 0;
+  uint64_t max_warp_steps = 0;
+  // Wall-clock limit in seconds (0: none). Not deterministic, so off by default: a run that passes
+  // it ends with the same report as the step watchdog.
+  double max_seconds = 0;
+  // Called from the launch loop about every progress_interval_seconds of wall time (not at all when
+  // empty); it must not throw. Has no effect on results.
+  std::function<void(const LaunchProgress&)> progress;
+  double progress_interval_seconds = 0.5;
   unsigned host_threads = 0;    // CTAs simulated in parallel (0 = hardware concurrency)
 };
 

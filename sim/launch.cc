@@ -1,6 +1,7 @@
 #include "sim/launch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -30,9 +31,14 @@ class LaunchRun {
     const Dim3 g = L.cfg.grid, c = L.cluster;
     clusters_total_ = (g.x / c.x) * (g.y / c.y) * (g.z / c.z);
     max_steps_ = opts.max_steps ? opts.max_steps : kDefaultMaxSteps;
+    L.max_warp_steps = opts.max_warp_steps ? opts.max_warp_steps : opts.max_steps ? opts.max_steps : kDefaultMaxWarpSteps;
   }
 
   LaunchResult run() {
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point t0 = Clock::now();
+    Clock::time_point last_progress = t0;
+    uint64_t ctas_done = 0;
     Cycles t(0);
     const Cycles q(kQuantum);
     uint64_t total = 0, thread_instrs = 0;
@@ -76,7 +82,19 @@ class LaunchRun {
       for (auto& p : parts_)
         for (auto& sm : p->sms()) sm->retire(finished, &thread_instrs);
       for (Cycles f : finished) end = max(end, f);
+      ctas_done += finished.size();
+      for (auto& p : parts_)
+        if (const Warp* w = p->warp_over_limit()) throw SimError(watchdog_warp(*w, total));
       if (total > max_steps_) throw SimError(watchdog(total));
+      if (opts_.max_seconds > 0 || opts_.progress) {
+        const Clock::time_point now = Clock::now();
+        const double secs = std::chrono::duration<double>(now - t0).count();
+        if (opts_.max_seconds > 0 && secs > opts_.max_seconds) throw SimError(wall_limit(secs, total));
+        if (opts_.progress && std::chrono::duration<double>(now - last_progress).count() >= opts_.progress_interval_seconds) {
+          last_progress = now;
+          opts_.progress(LaunchProgress{ctas_done, L_.cfg.grid.count(), (t + q).count(), total, secs});
+        }
+      }
       // Deadlock: nothing can ever happen again in any partition.
       Cycles next = Cycles::never();
       bool any_work = false;
@@ -208,9 +226,22 @@ class LaunchRun {
           if (++shown > 4) return r + "\n  ...";
           r += fmt::format("\n  {}:", c->name());
           for (auto& w : c->warps())
-            if (!w->done()) r += fmt::format("\n{}", w->describe(*L_.prog, L_));
+            if (!w->done()) r += fmt::format("\n{}{}", w->describe(*L_.prog, L_), loop_of(*w));
         }
     return r;
+  }
+
+  // "\n      looping: x.ptx:12-15 (...)" for a warp whose last backward branch is known.
+  std::string loop_of(const Warp& w) const {
+    if (w.loop_from() > w.loop_to()) return "";
+    const Program& p = *L_.prog;
+    auto line = [&](uint32_t pc) -> uint32_t {
+      if (pc >= p.code.size()) return 0;
+      const SourceRef& s = p.sources[p.code[pc].src];
+      return p.module->functions[s.function].instrs[s.instr].loc.line;
+    };
+    return fmt::format("\n      its last loop: {}:{}-{} (the branch at line {} goes back to line {})", L_.ptx_name,
+                       line(w.loop_from()), line(w.loop_to()), line(w.loop_to()), line(w.loop_from()));
   }
 
   std::string watchdog(uint64_t total) const {
@@ -218,6 +249,22 @@ class LaunchRun {
         "kernel {}: watchdog: {} warp-instructions executed, over the limit of {} (DeviceOptions::max_steps, "
         "--max-steps): the kernel probably loops forever. Where the warps are:{}",
         L_.kernel, total, max_steps_, where_warps_are());
+  }
+
+  std::string watchdog_warp(const Warp& w, uint64_t total) const {
+    const Dim3 c = w.cta().ctaid();
+    return fmt::format(
+        "kernel {}: watchdog: warp {} of CTA ({},{},{}) executed {} instructions, over the per-warp limit of {} "
+        "(DeviceOptions::max_warp_steps, --max-steps; {} warp-instructions in all): the kernel probably loops "
+        "forever. Where the warps are:{}",
+        L_.kernel, w.id(), c.x, c.y, c.z, w.issued(), L_.max_warp_steps, total, where_warps_are());
+  }
+
+  std::string wall_limit(double secs, uint64_t total) const {
+    return fmt::format(
+        "kernel {}: watchdog: still running after {:.1f} s of wall time, over the limit of {} s (DeviceOptions::"
+        "max_seconds, --max-seconds; {} warp-instructions executed). Where the warps are:{}",
+        L_.kernel, secs, opts_.max_seconds, total, where_warps_are());
   }
 
   std::string deadlock() const {

@@ -64,6 +64,12 @@ class Partition {
   void set_now(Cycles t) { now_ = t; }
   // Text describing every blocked warp (deadlock report).
   std::string describe_blocked() const;
+  // The first warp of this partition past the per-warp watchdog limit (LaunchState::max_warp_steps),
+  // reported by the launch at the quantum boundary; nullptr when none.
+  void note_warp_over_limit(const Warp* w) {
+    if (!over_limit_) over_limit_ = w;
+  }
+  const Warp* warp_over_limit() const { return over_limit_; }
   // Records a fault raised outside an instruction (e.g. by an event callback).
   void record_fault(Cycles when, uint32_t sm, std::string message);
   // Findings (sim/report): rules of the PTX ISA the kernel broke without stopping it, counted per
@@ -100,6 +106,7 @@ class Partition {
   Cycles now_;
   Cycles quantum_end_;
   std::optional<Fault> fault_;
+  const Warp* over_limit_ = nullptr;
   uint64_t issued_ = 0;
   uint64_t fences_ = 0;
   std::vector<uint8_t> approx_seen_;

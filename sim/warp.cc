@@ -38,7 +38,7 @@ std::string lane_ranges(uint32_t mask) {
 }  // namespace
 
 Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
-    : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog) {
+    : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog), step_limit_(L.max_warp_steps) {
   const Program& prog = *prog_;
   regs_.assign(size_t{prog.num_slots} * 32, 0);
   preds_.assign(prog.num_preds, 0);
@@ -187,7 +187,8 @@ uint8_t Warp::step(ExecCtx& ctx) {
   ctx.mask = mask;
   ctx.group_mask = g->mask;
   ctx.flow = Flow::Next;
-  ++issued_;
+  if (++issued_ > step_limit_) [[unlikely]]
+    ctx.part->note_warp_over_limit(this);  // the launch reports it at the quantum's end
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
   if (reg_watch) [[unlikely]] reg_watch(ctx, in);
   if (mask) in.fn(ctx, in);
@@ -224,6 +225,10 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       break;
     case Flow::Branch: {
       const uint32_t target = ctx.target;
+      if (exec != 0 && target <= pc) {
+        loop_from_ = target;
+        loop_to_ = pc;
+      }
       if (exec == 0) {
         groups_[gi].pc = pc + 1;
       } else if (rest == 0) {

@@ -113,6 +113,7 @@ struct Operand {
   uint8_t sel_n = 0;
   uint16_t sel_digits = 0;
   ImmKind imm_kind = ImmKind::Int;
+  bool imm_decimal = false;  // a decimal float literal (1.5, 1e3): legal only for float types
   SReg sreg{};
   RegId reg = kNoReg;
   uint32_t index = 0;

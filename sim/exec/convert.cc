@@ -503,6 +503,14 @@ void bind_cvt_pack(BindCtx& b);  // cvt_pack.cc
 
 void bind_convert(BindCtx& b) {
   const Type dt = b.type(0), st = b.type(1);
+  // cvt converts between typed values: the bit types are not among its .dtype/.atype (PTX ISA
+  // §9.7.9.21 cvt; ptxas: "Unexpected instruction types specified for 'cvt'").
+  for (Type t : {dt, st})
+    if (t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128 ||
+        t == Type::E4M3 || t == Type::E5M2 || t == Type::E2M3 || t == Type::E3M2 || t == Type::E2M1 ||
+        t == Type::UE8M0)
+      b.fail(fmt::format("cvt does not take the bit type .{} (use .u or .s types of the same size)",
+                         isa::ptx::type_name(t)));
   if (b.has(Mod::pack)) return bind_cvt_pack(b);  // cvt_pack.cc (PTX ISA §9.7.9.22)
   if (dt == Type::None || st == Type::None) b.fail("cvt needs a destination and a source type");
   if (!(is_f(dt) || is_i(dt)) || !(is_f(st) || is_i(st)) || b.has(Mod::satfinite) || b.has(Mod::relu) ||
@@ -527,7 +535,8 @@ void bind_convert(BindCtx& b) {
     need(rr == Rounding::None, "integer-to-integer cvt takes no rounding modifier");
     fn = pick_ii(dt, st, sat);
   } else if (is_f(dt) && is_i(st)) {
-    need(rr == Rounding::None || is_frnd(rr), "integer-to-float cvt takes .rn, .rz, .rm or .rp");
+    // Mandatory (PTX ISA §9.7.9.21: "rounding modifier is mandatory in ... all int-to-float conversions").
+    need(is_frnd(rr), "integer-to-float cvt needs .rn, .rz, .rm or .rp");
     need(!ftz, ".ftz does not apply to integer-to-float cvt");
     const Rnd r = fp::from_ptx(rr);
     fn = dt == Type::F32 ? pick_if<float>(st, r) : pick_if<double>(st, r);

@@ -254,6 +254,8 @@ void bind_cp_async_bulk(BindCtx& b) {
     ops[kOpDst] = b.address(0, aux == SharedToGlobal ? Space::Global : Space::SharedCluster);
     ops[kOpSrc] = b.address(1, aux == GlobalToShared ? Space::Global : Space::SharedCta);
     ops[kOpSize].ref = b.src(2, Type::U32);
+    if (b.operand(2).kind == isa::ptx::OperandKind::Imm && b.operand(2).imm % 16 != 0)
+      b.fail(fmt::format("size {} is not a multiple of 16 (PTX ISA §9.7.9.25.4.1)", b.operand(2).imm));
     next = 3;
     if (aux != SharedToGlobal) {
       ops[kOpMbar] = b.address(3, Space::SharedCluster);

@@ -286,6 +286,10 @@ void bind_cp_async_bulk_tensor(BindCtx& b) {
   const bool prefetch = op == Op::cp_async_bulk_prefetch_tensor;
   const bool reduce = op == Op::cp_reduce_async_bulk_tensor;
   const bool load = !prefetch && !reduce && b.in.space(1) == Space::Global;
+  // cp.reduce.async.bulk.tensor.dim.dst.src: .global from .shared::cta, both named (PTX ISA
+  // §9.7.9.25.5.3; ptxas: "Unexpected number of state spaces").
+  if (reduce && !(b.in.space(0) == Space::Global && b.in.space(1) == Space::SharedCta))
+    b.fail("cp.reduce.async.bulk.tensor reduces .shared::cta into .global: both state spaces are named");
   if (!prefetch && !reduce && !load && !(b.in.space(0) == Space::Global && b.in.space(1) == Space::SharedCta))
     b.fail("cp.async.bulk.tensor copies .global -> .shared::cluster/.shared::cta or .shared::cta -> .global");
 

@@ -168,8 +168,15 @@ void bind_mov(BindCtx& b) {
   const Type t = b.type(0);
   const isa::ptx::Operand& d = b.operand(0);
   const isa::ptx::Operand& a = b.operand(1);
+  // mov.type: .pred, .b16-.b128, .u16-.u64, .s16-.s64, .f32, .f64 (PTX ISA §9.7.9.1 mov; half and
+  // 8-bit values move as .b16): ptxas rejects the others ("Unexpected instruction types").
+  if (isa::ptx::is_half(t) || t == Type::U8 || t == Type::S8 ||
+      (isa::ptx::is_float(t) && t != Type::F32 && t != Type::F64))
+    b.fail(fmt::format("mov does not take .{} (a half or 8-bit value moves as .b16)", isa::ptx::type_name(t)));
   if (t == Type::Pred) {
     b.out.o[0] = b.pred_dst(0);
+    if (a.kind == OperandKind::Imm && a.imm_kind != isa::ptx::ImmKind::Int)
+      b.fail("a floating-point immediate where a predicate value is expected");
     if (a.kind == OperandKind::Imm) {
       b.out.fn = exec_mov_pred_imm;
       b.out.aux = a.imm != 0;

@@ -31,6 +31,13 @@ void bind_fence(BindCtx& b) {
   using isa::ptx::Mod;
   using isa::ptx::Space;
   b.out.fn = exec_fence;
+  // fence.mbarrier_init.release.cluster is the only form (ptxas: "requires modifier 'scope'").
+  if (b.has(Mod::mbarrier_init) && (b.in.sem != isa::ptx::Sem::Release || b.in.scope != isa::ptx::Scope::Cluster))
+    b.fail("fence.mbarrier_init takes .release.cluster");
+  // fence.proxy.async names .global, .shared::cta or .shared::cluster, never a bare .shared (ptxas:
+  // "State space incorrect for instruction 'fence.proxy'").
+  if (b.has(Mod::proxy) && b.has(Mod::async) && b.in.space(0) == Space::Shared)
+    b.fail("fence.proxy.async takes .shared::cta or .shared::cluster, not .shared");
   // fence.proxy.async{.global | .shared::cta | .shared::cluster}: bidirectional generic <-> async
   // proxy fence; .global does not order shared memory.
   if (b.has(Mod::proxy) && b.has(Mod::async) && b.in.space(0) != Space::Global)

@@ -245,6 +245,7 @@ void bind_tcgen05_alloc(BindCtx& b) {
       const Space sp = b.in.space();
       if (sp != Space::Generic && sp != Space::SharedCta)
         b.fail("tcgen05.alloc writes its result to .shared::cta memory (PTX ISA §9.7.16.7.1)");
+      b.need_type({isa::ptx::Type::B32});  // tcgen05.alloc....b32 (PTX ISA §9.7.16.7.1)
       b.out.flags = sp == Space::Generic ? 1 : 0;
       b.out.first_op = b.push(b.address(0, sp));
       b.out.o[0] = b.src(1, isa::ptx::Type::B32);
@@ -253,6 +254,7 @@ void bind_tcgen05_alloc(BindCtx& b) {
     }
     case Op::tcgen05_dealloc:
       b.only_mods({Mod::cta_group_1, Mod::cta_group_2, Mod::sync, Mod::aligned});
+      b.need_type({isa::ptx::Type::B32});
       b.out.o[0] = b.src(0, isa::ptx::Type::B32);
       b.out.o[1] = b.src(1, isa::ptx::Type::B32);
       b.out.fn = exec_dealloc;

@@ -189,5 +189,5 @@ TEST_CASE("runner: arch from the spec, else the PTX .target") {
   s.arch.reset();
   CHECK(error_of([&] { resolve_arch(s, ".version 8.7\n"); }) ==
         "s.json: arch: no \"arch\" given and add.ptx has no .target directive");
-  CHECK(error_of([&] { read_ptx(s); }).find("s.json: ptx: cannot open the PTX file \"add.ptx\"") == 0);
+  CHECK(error_of([&] { read_ptx(s); }).find("s.json: ptx: cannot read the PTX file \"add.ptx\"") == 0);
 }

@@ -212,7 +212,7 @@ TEST_CASE("spec: every malformed field gets its own message") {
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"random": {"seed": 1, "dist": "normal", "std": -2}}}})"), "buffers.A.init.random: std -2 is negative"},
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"iota": {"begin": 0}}}})"), "buffers.A.init.iota: unknown field \"begin\" (legal here: start, step)"},
       {with("buffers", R"({"A": {"dtype": "u32", "shape": [4], "init": {"iota": {"step": 0.5}}}})"), "buffers.A.init.iota: iota start 0 and step 0.5 must be integers for u32"},
-      {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"file": "nope.npy"}}})"), "dir/nope.npy: cannot open the file"},
+      {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"file": "nope.npy"}}})"), "buffers.A.init.file: the init file \"nope.npy\" (resolved to dir/nope.npy): dir/nope.npy: does not exist"},
       {with("args", R"([{"buffer": "Z"}])"), "args[0].buffer: no buffer \"Z\" (declared: A, B)"},
       {with("args", R"([{"buffer": "A", "offset_bytes": 17}])"), "args[0].offset_bytes: 17 is out of range (legal: an integer in [0, 16])"},
       {with("args", R"([{"tensor_map": "t"}])"), "args[0].tensor_map: no tensor map \"t\" (none are declared)"},
@@ -258,7 +258,7 @@ TEST_CASE("spec: load_spec on a missing file") {
     load_spec("/nonexistent/spec.json");
     FAIL("no error");
   } catch (const SpecError& e) {
-    CHECK(std::string(e.what()) == "/nonexistent/spec.json: cannot open the launch spec");
+    CHECK(std::string(e.what()) == "/nonexistent/spec.json: cannot read the launch spec: it does not exist");
   }
 }
 

@@ -5,10 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +14,8 @@
 #include "isa/arch.h"
 #include "models/machine/machine_config.h"
 #include "tools/spec/buffer_init.h"
+#include "tools/spec/input_file.h"
+#include "tools/spec/json_limits.h"
 #include "tools/spec/spec_error.h"
 
 namespace tcsim::spec {
@@ -367,7 +367,9 @@ ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const La
   if (j.size() != 1)
     c.fail(path, fmt::format("expected {{\"buffer\": NAME [, \"offset_bytes\": N]}}, {{\"tensor_map\": "
                              "NAME}} or one scalar {{\"u32\": V}}; found {}", j.dump()));
-  const auto& [key, val] = *j.items().begin();
+  // One scalar member (the iteration proxy is a temporary: copy out the key, keep no reference to it).
+  const std::string key = j.begin().key();
+  const Json& val = j.begin().value();
   bool scalar = false;
   for (auto t : kScalarTypes) scalar |= (t == key);
   if (!scalar)
@@ -496,17 +498,10 @@ std::string ptx_target(std::string_view text) {
   return "";
 }
 
-LaunchSpec parse_spec(std::string_view text, const std::string& path) {
+namespace {
+LaunchSpec parse_spec_fields(std::string_view text, const std::string& path) {
   Ctx c{path, fs::path(path).parent_path().string()};
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what(): "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    std::string w = e.what();
-    const size_t k = w.find("] ");
-    c.fail("", "not valid JSON: " + (k == std::string::npos ? w : w.substr(k + 2)));
-  }
+  Json j = parse_json_bounded<Json>(text, path);
   need_object(c, j, "(top level)");
   check_keys(c, j, "", {"version", "ptx", "kernel", "arch", "grid", "block", "cluster",
                         "dynamic_smem_bytes", "buffers", "tensor_maps", "args", "symbols", "outputs"});
@@ -601,12 +596,25 @@ LaunchSpec parse_spec(std::string_view text, const std::string& path) {
   return s;
 }
 
+}  // namespace
+
+LaunchSpec parse_spec(std::string_view text, const std::string& path) {
+  try {
+    return parse_spec_fields(text, path);
+  } catch (const nlohmann::json::exception& e) {
+    // Every field is type-checked before it is read; this is the net under that rule.
+    throw spec_error(path, "", "a value of an unexpected type: " + json_error_text(e.what()));
+  }
+}
+
 LaunchSpec load_spec(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw SpecError(fmt::format("{}: cannot open the launch spec", path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_spec(ss.str(), path);
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxSpecBytes);
+  } catch (const InputFileError& e) {
+    throw SpecError(fmt::format("{}: cannot read the launch spec: it {}", path, e.what()));
+  }
+  return parse_spec(text, path);
 }
 
 }  // namespace tcsim::spec

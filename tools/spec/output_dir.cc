@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "tools/spec/input_file.h"
+#include "tools/spec/json_limits.h"
 #include "tools/spec/npy.h"
 #include "tools/spec/spec_error.h"
 
@@ -77,15 +79,13 @@ OutputDir read_output_dir(const std::string& dir) {
   const fs::path mpath = fs::path(dir) / "manifest.json";
   if (fs::exists(mpath, ec)) {
     r.has_manifest = true;
-    std::ifstream f(mpath);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    Json m;
+    std::string text;
     try {
-      m = Json::parse(ss.str());
-    } catch (const nlohmann::json::exception& e) {
-      bad(mpath.string(), fmt::format("not valid JSON: {}", e.what()));
+      text = read_regular_file(mpath.string(), kMaxSpecBytes);
+    } catch (const InputFileError& e) {
+      bad(mpath.string(), fmt::format("cannot be read: it {}", e.what()));
     }
+    Json m = parse_json_bounded<Json>(text, mpath.string());
     if (!m.is_object() || !m.contains("outputs") || !m["outputs"].is_object())
       bad(mpath.string(), "no \"outputs\" object");
     auto str = [&](const char* k) { return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : ""; };

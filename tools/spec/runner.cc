@@ -1,24 +1,24 @@
 #include "tools/spec/runner.h"
 
-#include <fstream>
+#include <algorithm>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "tools/spec/buffer_init.h"
+#include "tools/spec/host_memory.h"
+#include "tools/spec/input_file.h"
 #include "tools/spec/spec_error.h"
 
 namespace tcsim::spec {
 
 std::string read_ptx(const LaunchSpec& spec) {
-  std::ifstream f(spec.ptx_path, std::ios::binary);
-  if (!f)
-    throw spec_error(spec.path, "ptx", fmt::format("cannot open the PTX file \"{}\" (resolved to {})",
-                                                   spec.ptx, spec.ptx_path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  try {
+    return read_regular_file(spec.ptx_path, kMaxPtxBytes);
+  } catch (const InputFileError& e) {
+    throw spec_error(spec.path, "ptx", fmt::format("cannot read the PTX file \"{}\" (resolved to {}): it {}",
+                                                   spec.ptx, spec.ptx_path, e.what()));
+  }
 }
 
 std::string resolve_arch(const LaunchSpec& spec, const std::string& ptx_text) {
@@ -75,6 +75,17 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
     syms.push_back({&s, ref, ref.size / es});
   }
   for (const auto& t : spec.tensor_maps) check_tensor_map_extent(spec, t);
+
+  // Host memory before any allocation: the device image of every buffer, the largest initial image
+  // while it is copied in, and the outputs read back.
+  uint64_t need = 0, largest = 0;
+  for (const auto& b : spec.buffers) {
+    need += b.bytes();
+    largest = std::max(largest, b.bytes());
+  }
+  for (const auto& n : spec.outputs) need += spec.find_buffer(n)->bytes();
+  check_host_memory(need + largest, spec.path, "buffers",
+                    fmt::format("the {} buffer{} of this spec", spec.buffers.size(), spec.buffers.size() == 1 ? "" : "s"));
 
   std::map<std::string, uint64_t> addr;
   for (const auto& b : spec.buffers) {

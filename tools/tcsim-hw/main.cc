@@ -12,12 +12,14 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "isa/printable.h"
 #include "tools/spec/launch_spec.h"
 #include "tools/spec/output_dir.h"
 #include "tools/spec/runner.h"
@@ -157,9 +159,11 @@ int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     return o.command == "run" ? run(o) : check_tensor_maps(o);
   } catch (const UsageError& e) {
-    fmt::print(stderr, "tcsim-hw: error: {}\n{}", e.what(), kUsage);
+    fmt::print(stderr, "tcsim-hw: error: {}\n{}", tcsim::isa::bounded_message(e.what()), kUsage);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "tcsim-hw: error: out of host memory (the spec asks for more than this host can give)\n");
   } catch (const std::exception& e) {
-    fmt::print(stderr, "tcsim-hw: error: {}\n", e.what());
+    fmt::print(stderr, "tcsim-hw: error: {}\n", tcsim::isa::bounded_message(e.what()));
   }
   return 2;
 }
