@@ -15,6 +15,9 @@ namespace tcsim::sim {
 
 class Partition;
 class TensorCore;
+namespace tma {
+class TmaEngine;
+}
 
 class Sm {
  public:
@@ -24,6 +27,7 @@ class Sm {
   uint32_t id() const { return id_; }
   Partition& partition() const { return *part_; }
   bool can_fit(uint32_t threads, uint32_t smem) const;
+  uint32_t resident() const { return static_cast<uint32_t>(ctas_.size()); }
   Cta& launch(const LaunchState& L, Dim3 ctaid, uint32_t linear_id, Cycles now);
   // Issues up to one instruction per sub-partition at `now`; returns how many were issued.
   uint32_t step(Cycles now);
@@ -39,6 +43,8 @@ class Sm {
   // Caches, ports, unit timelines and utilisation of this SM (sim/timing/state.h).
   timing::SmTiming& timing() { return tsm_; }
   const timing::SmTiming& timing() const { return tsm_; }
+  // The SM's TMA / bulk-copy engine (sim/units/tma_engine.h), created on first use.
+  tma::TmaEngine& tma();
 
  private:
   struct Sub {
@@ -61,10 +67,14 @@ class Sm {
   Partition* part_;
   uint32_t id_;
   std::vector<std::unique_ptr<Cta>> ctas_;
+  // Retired CTAs whose cluster still runs: their SM resources are free, their shared memory stays
+  // reachable for late peer accesses (sim/cluster.h, docs/cluster_lifetime.md).
+  std::vector<std::unique_ptr<Cta>> retired_;
   std::array<Sub, 4> subs_;
   uint32_t threads_used_ = 0, smem_used_ = 0;
   std::unique_ptr<TensorCore> tc_;
   timing::SmTiming tsm_;
+  std::unique_ptr<tma::TmaEngine> tma_;
 };
 
 }  // namespace tcsim::sim

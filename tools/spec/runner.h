@@ -35,6 +35,7 @@ struct LaunchOutcome {
   // tcsim: the timing report (sim/timing/report_text.h) as the manifest's JSON and as text.
   nlohmann::ordered_json timing;
   std::string timing_summary;
+  std::optional<PrintfCapture> printf_output;  // device printf output, when the backend captures it
 };
 
 // The machine a spec runs on. Every method throws (SpecError for bad input the spec caused,
@@ -67,6 +68,11 @@ std::string resolve_arch(const LaunchSpec& spec, const std::string& ptx_text);
 // Not a driver rule (the driver cannot know allocations): a spec that breaks it would make the
 // kernel read outside its buffer. SpecError naming the map.
 void check_tensor_map_extent(const LaunchSpec& spec, const TensorMapSpec& t);
+
+// A symbol's `file` init (LAUNCH_SPEC.md "symbols"): the .npy must hold exactly the declared
+// bytes, whatever its element type (SpecError naming the spec field otherwise); its raw data.
+void check_symbol_file(const InitSpec& init, uint64_t symbol_bytes);
+std::vector<std::byte> symbol_file_bytes(const InitSpec& init, uint64_t symbol_bytes);
 
 struct RunResult {
   std::string kernel;  // the resolved .entry name
