@@ -13,6 +13,10 @@
 //                                   CTA's own / the peer CTA's shared memory (cluster of 2)
 //   sync,fence_acq_rel_gpu.cycles / fence_sc_gpu.cycles   fence.acq_rel.gpu / fence.sc.gpu, one thread
 //   sync,fence_proxy_async.cycles   fence.proxy.async.shared::cta
+//   sync,mbar_arrive_S_T.issue      one thread of CTA 0 of a cluster of 2: mbarrier.arrive.S.cluster
+//                                   back to back on a never-completing barrier of its own CTA (T =
+//                                   local) or of the peer (T = remote, a mapa address); S = release
+//                                   or relaxed: what a release at cluster scope costs per arrive
 #include "kernels/ubench/ubench.cuh"
 
 namespace ub {
@@ -50,6 +54,31 @@ __global__ void k_arrive(int n, uint64_t* out) {
     for (int k = 0; k < 16; ++k) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
   }
   out[0] = clock64_() - t0;
+}
+
+template <int Release, int Remote>
+__global__ void k_arrive_cluster(int n, uint64_t* out) {
+  __shared__ __align__(8) uint64_t bar;
+  const uint32_t b = sa(&bar);
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"((1u << 20) - 1) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;\n\tbarrier.cluster.arrive.release.aligned;\n\t"
+               "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  uint32_t target;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(target) : "r"(b), "r"(Remote ? rank ^ 1u : rank));
+  if (rank == 0 && threadIdx.x == 0) {
+    const uint64_t t0 = clock64_();
+    for (int i = 0; i < n; ++i) {
+#pragma unroll
+      for (int k = 0; k < 16; ++k) {
+        if (Release) asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(target) : "memory");
+        else asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];" ::"r"(target) : "memory");
+      }
+    }
+    out[0] = clock64_() - t0;
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 __global__ void k_pingpong(int n, uint64_t* out) {
@@ -196,6 +225,21 @@ void run_sync() {
   fence(k_fence<0, 32>, k_fence<0, 64>, "fence_acq_rel_gpu.cycles", "fence.acq_rel.gpu back to back, one thread");
   fence(k_fence<1, 32>, k_fence<1, 64>, "fence_sc_gpu.cycles", "fence.sc.gpu back to back, one thread");
   fence(k_fence<2, 32>, k_fence<2, 64>, "fence_proxy_async.cycles", "fence.proxy.async.shared::cta back to back");
+  {
+    cudaLaunchAttribute attr[1];
+    const cudaLaunchConfig_t cfg = cluster_cfg(2, 1, 32, attr);
+    auto arrive = [&](auto k, const char* name, const char* detail) {
+      row("sync", name, per([&] { UB_CHECK(cudaLaunchKernelEx(&cfg, k, 16, clk.d)); }, 16 * 16), "cycles", detail);
+    };
+    arrive(k_arrive_cluster<1, 0>, "mbar_arrive_release_local.issue",
+           "mbarrier.arrive.release.cluster.shared::cluster back to back, own CTA's barrier (cluster of 2)");
+    arrive(k_arrive_cluster<1, 1>, "mbar_arrive_release_remote.issue",
+           "mbarrier.arrive.release.cluster.shared::cluster back to back, the peer's barrier (cluster of 2)");
+    arrive(k_arrive_cluster<0, 0>, "mbar_arrive_relaxed_local.issue",
+           "mbarrier.arrive.relaxed.cluster.shared::cluster back to back, own CTA's barrier (cluster of 2)");
+    arrive(k_arrive_cluster<0, 1>, "mbar_arrive_relaxed_remote.issue",
+           "mbarrier.arrive.relaxed.cluster.shared::cluster back to back, the peer's barrier (cluster of 2)");
+  }
   cudaFree(sinkp);
 }
 

@@ -53,8 +53,8 @@ struct RunInfo {
   std::vector<std::string> approx_ops;
   nlohmann::ordered_json findings = nlohmann::ordered_json::array();  // tcsim: LaunchOutcome::findings
   std::vector<std::pair<std::string, std::string>> extra;  // tool-specific (gpu, driver, date...)
-  nlohmann::ordered_json timing = nullptr;  // tcsim: LaunchOutcome::timing (null: none)
   std::optional<PrintfCapture> printf_output;              // absent: the tool did not capture it
+  nlohmann::ordered_json timing = nullptr;  // tcsim: LaunchOutcome::timing (null: none)
 };
 
 struct OutputDir {

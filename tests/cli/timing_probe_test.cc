@@ -1,0 +1,80 @@
+// The tcgen05.mma timing against the published B200 single-instruction measurements, end to end:
+// kernels/tcgen05/timing_probe.cu runs the published measuring sequence (%clock64, one MMA,
+// tcgen05.commit, mbarrier try_wait, %clock64; then a burst of 65 into one accumulator) in tcsim,
+// and the cycles it reads must be the published ones (SemiAnalysis microbench-blackwell
+// umma_latency: exact to +-1 on every measured point; umma_throughput: II; docs/timing_model.md
+// "Tensor cores"). cta_group::1 only (a CTA-pair probe is not written yet).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "tests/cli/cli_util.h"
+#include "tools/spec/npy.h"
+
+using tcsim::cli::test::run_tcsim;
+
+namespace {
+
+struct Case {
+  const char* form;  // ss / ts
+  uint32_t m, n;
+  double latency;    // published issue -> commit -> try_wait (cycles)
+  double ii;         // published cycles per MMA in a burst
+};
+
+}  // namespace
+
+TEST_CASE("timing probe: tcgen05.mma latency and II as published (cta_group::1)") {
+  const Case cases[] = {
+      {"ss", 128, 256, 264, 128.6}, {"ss", 128, 64, 168, 48.6}, {"ss", 128, 128, 200, 64.6},
+      {"ss", 64, 64, 152, 32.6},    {"ss", 64, 256, 248, 128.6}, {"ts", 128, 64, 136, 32.5},
+      {"ts", 128, 128, 168, 64.5},  {"ts", 64, 256, 232, 128.5},
+  };
+  const auto dir = std::filesystem::temp_directory_path() / ("tcsim_timing_probe_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const Case& c : cases) {
+    CAPTURE(c.form);
+    CAPTURE(c.m);
+    CAPTURE(c.n);
+    const std::string name = fmt::format("probe_{}_{}_{}", c.form, c.m, c.n);
+    const auto spec = dir / (name + ".json");
+    std::ofstream(spec) << fmt::format(
+        R"({{"ptx": "{}/kernels/tcgen05/timing_probe.ptx", "kernel": "tcgen05_probe_{}", "arch": "sm_100a",
+  "grid": [1, 1, 1], "block": [128, 1, 1], "dynamic_smem_bytes": 50176,
+  "buffers": {{"out": {{"dtype": "u64", "shape": [2], "init": {{"fill": 0}}}}}},
+  "args": [{{"buffer": "out"}}, {{"u32": {}}}, {{"u32": {}}}, {{"u32": 65}}], "outputs": ["out"]}})",
+        TCSIM_SOURCE_DIR, c.form, c.m, c.n);
+    const auto out = dir / name;
+    const auto r = run_tcsim("run " + spec.string() + " --out " + out.string());
+    REQUIRE_MESSAGE(r.rc == 0, r.out);
+    const tcsim::spec::NpyArray a = tcsim::spec::read_npy((out / "out.npy").string());
+    REQUIRE(a.data.size() == 16);
+    uint64_t t[2];
+    std::memcpy(t, a.data.data(), 16);
+    CHECK(static_cast<double>(t[0]) == c.latency);
+    CHECK(std::fabs(static_cast<double>(t[1] - t[0]) / 64.0 - c.ii) <= 1.0);
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+// Determinism (sim/README.md "Parallel determinism"): the partitions run in lock-step quanta, so
+// the cycles (and the whole timing report) do not depend on the host threads.
+TEST_CASE("timing: the same cycles and report with 1 and 4 host threads") {
+  for (const char* spec : {"kernels/hopper/specs/bench/gemm_bf16_ws__1024x1024x1024.json", "kernels/tcgen05/gemm_bf16.json"}) {
+    CAPTURE(spec);
+    const std::string path = std::string(TCSIM_SOURCE_DIR) + "/" + spec;
+    const auto one = run_tcsim("run " + path + " --timing-only --host-threads 1");
+    const auto four = run_tcsim("run " + path + " --timing-only --host-threads 4");
+    REQUIRE_MESSAGE(one.rc == 0, one.out);
+    REQUIRE_MESSAGE(four.rc == 0, four.out);
+    CHECK(one.out.find(" cycles") != std::string::npos);
+    CHECK(one.out == four.out);
+  }
+}
