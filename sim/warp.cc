@@ -245,20 +245,15 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
         if (target <= pc && groups_.size() > 1) {
           // A loop iteration while other groups wait: after kSpinLimit of them, let the others run
           // (forward progress for intra-warp spin locks; PTX ISA §9.5, independent scheduling).
-          // When another group could run now (ready, not waiting at its reconvergence point), the
-          // spinner yields after kSpinYield iterations instead, as independent thread scheduling
-          // interleaves paths that both make progress (the H200 runs kernels/basic warp_lock's
-          // lock handoffs in ~9k cycles: kernels/ubench/results corpus_cycles.csv).
           // A loop that ran an atomic (a lock-acquire loop: atom.cas/exch until it wins) yields
-          // the same way to a group waiting at its reconvergence point, which then goes on alone
-          // (the lock holder must run to release the lock; the H200 hands warp_lock's 32 locks
-          // over in ~280 cycles each, i.e. after a few failed attempts, not thousands).
-          bool other_ready = false;
+          // after kSpinYield iterations when another group waits at its reconvergence point: that
+          // group (the lock holder) then goes on alone to release the lock, as the H200 hands
+          // kernels/basic warp_lock's locks over in ~280 cycles each, not after thousands of tries.
+          bool holder_waits = false;
           for (const ThreadGroup& o : groups_)
-            other_ready = other_ready ||
-                          (&o != &g && o.state == GroupState::Ready && (!o.at_rpc() || g.polled));
+            holder_waits = holder_waits || (&o != &g && o.state == GroupState::Ready && o.at_rpc() && g.polled);
           g.polled = false;
-          if (++g.spin > (other_ready ? kSpinYield : kSpinLimit)) {
+          if (++g.spin > (holder_waits ? kSpinYield : kSpinLimit)) {
             g.spin = 0;
             g.yielded = true;
           }

@@ -275,8 +275,12 @@ void annotate_timing(Program& prog) {
     if (t.pipe == Pipe::TmemLd && in.op == Op::tcgen05_ld) t.units = static_cast<uint16_t>(std::max<size_t>(1, dsts.size()));
     if (t.pipe == Pipe::TmemLd && in.op == Op::tcgen05_st) t.units = static_cast<uint16_t>(std::max<size_t>(1, srcs.size()));
     // Asynchronous units own their registers until their wait (wgmma accumulators): no
-    // destination latency here (sim/units/wgmma_unit.h).
-    if (t.pipe == Pipe::Tensor) dsts.clear();
+    // destination latency here (sim/units/wgmma_unit.h); but the unit reads them (C), so it
+    // issues only once their pending writes (a load of C, say) are done: they count as sources.
+    if (t.pipe == Pipe::Tensor) {
+      srcs.insert(srcs.end(), dsts.begin(), dsts.end());
+      dsts.clear();
+    }
     t.dep_off = static_cast<uint32_t>(prog.timing_deps.size());
     t.nsrc = static_cast<uint8_t>(std::min<size_t>(srcs.size(), 255));
     t.ndst = static_cast<uint8_t>(std::min<size_t>(dsts.size(), 255));

@@ -391,11 +391,13 @@ void run_mbarrier_event(Partition& part, Cycles now, const CtaRef& target, uint3
                         const std::function<void(Cta&)>& op) {
   Cta* c = target.get();
   const uint32_t sm = c ? c->sm().id() : 0;
+  // The CTA exited before the operation completed on its mbarrier. The H200 runs such kernels to
+  // completion (kernels/tma/bad/missing_expect_tx: a CTA that never waits for its TMA bytes exits,
+  // exit code 0), so tcsim does too: the completion goes nowhere. (With the timing model's TMA
+  // latency the copy lands after that CTA's exit; its early reads are the finding
+  // async-access-in-flight. A tcgen05.mma's CTA must stay alive: tcgen05_mma.cc checks that.)
   if (!c || c->done()) {
-    part.record_fault(now, sm, fmt::format(
-        "kernel {}: cycle {}: {} completes on the mbarrier at shared::cta 0x{:x} of {}, which has already exited "
-        "(the CTA must wait for its asynchronous operations before exiting)",
-        part.launch().kernel, now.count(), what, addr, target.cluster->cta_name(target.rank)));
+    (void)sm, (void)addr, (void)what;
     return;
   }
   try {

@@ -210,9 +210,12 @@ void post_complete_tx(ExecCtx& c, Cycles when, const CtaRef& target, uint32_t mb
   post_mbarrier_complete_tx(*c.part, when, target, mbar, bytes, &rel, what);
 }
 
+// A copy lands after its destination CTA exited. The H200 runs such kernels to completion
+// (kernels/tma/bad/missing_expect_tx: a CTA that never waits for its bytes exits, exit code 0), so
+// tcsim does too: the bytes go nowhere. With the timing model's TMA latency this is what such a
+// kernel does; its reads of the unfinished copy are already the finding async-access-in-flight.
 void land_fault(Partition* part, uint32_t sm, const LaunchState* L, Cycles now, const char* what) {
-  part->record_fault(now, sm,
-                     fmt::format("kernel {}: {}: the destination CTA exited before the copy landed", L->kernel, what));
+  (void)part, (void)sm, (void)L, (void)now, (void)what;
 }
 
 // Copies global memory [addr, addr + n) into dst through the partition's overlay (page-split).

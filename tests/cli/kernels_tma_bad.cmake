@@ -4,7 +4,8 @@
 #  * tma_box_outside_smem: an 8 KiB box into 4 KiB of dynamic shared memory -> error (exit 2) at the
 #    cp.async.bulk.tensor naming the destination range and the CTA's window (the H200 faults).
 #  * missing_expect_tx: arrive instead of arrive.expect_tx -> the consumers read the TMA destination
-#    while the copy is in flight: the proxy checker's race warning naming both lines (exit 0).
+#    while the copy is in flight: the proxy checker's race warning naming both lines (exit 0; how
+#    many reads race depends on the TMA latency, so the counts are not checked).
 #  * missing_fence_proxy_async: st.shared, __syncthreads, TMA store, no fence.proxy.async -> the
 #    kernel completes (exit 0) with the proxy checker's finding naming both PTX lines.
 #  * each of the two race kernels under --strict: the same finding, and exit 2 (findings are errors).
@@ -19,7 +20,7 @@ add_test(NAME kernels_tma_bad_missing_fence_proxy_async
                  -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
 add_test(NAME kernels_tma_bad_missing_expect_tx
          COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_expect_tx.json
-                 -DEXPECT_RC=0 "-DEXPECT_REGEX=async-access-in-flight x512 at .*race: .* reads 4 bytes of shared::cta .* while the cp\\.async\\.bulk\\.tensor \\(global -> shared\\) issued at .* is in flight"
+                 -DEXPECT_RC=0 "-DEXPECT_REGEX=async-access-in-flight x[0-9]+ at .*race: .* reads 4 bytes of shared::cta .* while the cp\\.async\\.bulk\\.tensor \\(global -> shared\\) issued at .* is in flight"
                  -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
 add_test(NAME kernels_tma_bad_missing_fence_proxy_async_strict
          COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_fence_proxy_async.json
@@ -28,5 +29,5 @@ add_test(NAME kernels_tma_bad_missing_fence_proxy_async_strict
                  -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
 add_test(NAME kernels_tma_bad_missing_expect_tx_strict
          COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_expect_tx.json
-                 -DEXTRA=--strict -DEXPECT_RC=2 "-DEXPECT_REGEX=513 findings and --strict makes findings errors"
+                 -DEXTRA=--strict -DEXPECT_RC=2 "-DEXPECT_REGEX=[0-9]+ findings and --strict makes findings errors"
                  -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)

@@ -47,7 +47,9 @@ $Lbar:
   REQUIRE(e.find("deadlock") != std::string::npos);
   CAPTURE(e);
   CHECK(std::count(e.begin(), e.end(), '\n') < 16);  // a screenful, not 64 CTAs x 4 warps
-  CHECK(e.find("64 CTAs (e.g. CTA (0,0,0), last updated at cycle 5): mbarrier at shared::cta") != std::string::npos);
+  // (the cycle of the last update is the timing model's; sim/timing)
+  CHECK(e.find("64 CTAs (e.g. CTA (0,0,0), last updated at cycle ") != std::string::npos);
+  CHECK(e.find("): mbarrier at shared::cta") != std::string::npos);
   CHECK(e.find("1 of 2 arrivals pending") != std::string::npos);
   CHECK(e.find("last update: mbarrier.arrive by its own warp 0 at dl.ptx:16") != std::string::npos);
   CHECK(e.find("64 warps (2048 lanes) in 64 CTAs: mbarrier wait on the mbarrier at shared::cta") !=
