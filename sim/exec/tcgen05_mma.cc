@@ -45,7 +45,6 @@
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
 #include "sim/partition.h"
-#include "sim/units/tensor_core_timing.h"
 
 namespace tcsim::sim {
 namespace {
@@ -87,140 +86,10 @@ inline isa::Arch aux_arch(uint64_t a) { return isa::Arch((a >> 16) & 15); }
 // Operands: [0] d-tmem address, [1] a-tmem address (A from TMEM) or {ref = a-desc}, [2] b-desc,
 // [3] idesc, [4] enable-input-d (predicate), [5] zero-column-mask-desc, [6..] disable-output-lane.
 
-// Everything the completion needs, decided at issue.
-struct MmaOp {
-  MmaKind kind;
-  int cg = 1;
-  uint32_t m = 0, n = 0, k = 0;
-  bool a_tmem = false, enable_d = false;
-  isa::ElementFormat a_fmt{}, b_fmt{};
-  std::vector<isa::SmemLocation> a_plan, b_plan;  // per CTA: (M/cg or N/cg) x K, row-major
-  std::optional<isa::TmemALayout> a_layout;
-  std::optional<isa::TmemDLayout> d_layout;
-  uint32_t disable[8] = {};
-  std::vector<uint8_t> zero_col;  // per B column n: 1 = treated as zero (.ws mask)
-  models::mma::DotShape shape;
-  bool f16_d = false;
-  Cta* ctas[2] = {nullptr, nullptr};  // pair position 0 (even) and 1 (odd); [0] only for cg1
-  TensorCore* units[2] = {nullptr, nullptr};
-  uint32_t src = 0;
-};
-
 std::string violations_text(const isa::Violations& v) {
   std::string r;
   for (const isa::Violation& x : v) r += fmt::format("\n    - {}", x.to_string());
   return r;
-}
-
-// Element of format `bits` at a shared-memory location (sub-byte: the code in the low bits).
-inline uint32_t read_elem(const uint8_t* smem, uint32_t size, isa::SmemLocation l, int bits) {
-  switch (bits) {
-    case 32: {
-      uint32_t v;
-      std::memcpy(&v, smem + l.byte, 4);
-      return v;
-    }
-    case 16: {
-      uint16_t v;
-      std::memcpy(&v, smem + l.byte, 2);
-      return v;
-    }
-    case 8: return smem[l.byte];
-    default: {
-      uint32_t w = smem[l.byte];
-      if (l.byte + 1 < size) w |= uint32_t{smem[l.byte + 1]} << 8;
-      return (w >> l.bit) & ((1u << bits) - 1);
-    }
-  }
-}
-
-bool cta_alive(const Cta* c) {
-  if (!c) return false;
-  for (const auto& x : c->sm().ctas())
-    if (x.get() == c) return !x->done();
-  return false;
-}
-
-// The arithmetic and the TMEM writes: the completion of the MMA (AsyncDataLand event).
-void complete_mma(const MmaOp& op, Partition& part, Cycles t) {
-  for (int v = 0; v < op.cg; ++v)
-    if (!cta_alive(op.ctas[v])) {
-      part.record_fault(t, op.units[0]->sm().id(),
-                        fmt::format("kernel {}: {}: cycle {}: the tcgen05.mma completes but CTA {} of it has exited: "
-                                    "a CTA (and, for cta_group::2, its peer) must stay alive until its MMAs complete "
-                                    "(PTX ISA §9.7.16.5 Table 46)",
-                                    part.launch().kernel, tc_source_text(part, op.src), t.count(), v));
-      return;
-    }
-  const uint32_t M = op.m, N = op.n, K = op.k;
-  thread_local std::vector<uint32_t> a, b, c, d;
-  a.assign(size_t{M} * K, 0);
-  b.assign(size_t{N} * K, 0);
-  c.assign(size_t{M} * N, 0);
-  d.resize(size_t{M} * N);
-  const uint32_t mrows = M / op.cg, nrows = N / op.cg;
-  if (!op.a_tmem) {
-    for (int v = 0; v < op.cg; ++v) {
-      const uint8_t* smem = op.ctas[v]->shared();
-      const uint32_t size = op.ctas[v]->smem_bytes();
-      uint32_t* dst = a.data() + static_cast<size_t>(v) * mrows * K;
-      const int bits = op.a_fmt.bits;
-      for (size_t i = 0; i < op.a_plan.size(); ++i) dst[i] = read_elem(smem, size, op.a_plan[i], bits);
-    }
-  } else {
-    const isa::TmemALayout& L = *op.a_layout;
-    const uint32_t mask = L.value_bits() >= 32 ? ~0u : (1u << L.value_bits()) - 1;
-    for (uint32_t r = 0; r < M; ++r)
-      for (uint32_t kk = 0; kk < K; ++kk) {
-        const isa::TmemACell cl = L.locate(r, kk);
-        a[size_t{r} * K + kk] = (op.units[cl.cta]->tmem().cell(cl.lane, cl.column) >> cl.bit) & mask;
-      }
-  }
-  for (int v = 0; v < op.cg; ++v) {
-    const uint8_t* smem = op.ctas[v]->shared();
-    const uint32_t size = op.ctas[v]->smem_bytes();
-    uint32_t* dst = b.data() + static_cast<size_t>(v) * nrows * K;
-    const int bits = op.b_fmt.bits;
-    for (size_t i = 0; i < op.b_plan.size(); ++i) dst[i] = read_elem(smem, size, op.b_plan[i], bits);
-  }
-  if (!op.zero_col.empty())
-    for (uint32_t j = 0; j < N; ++j)
-      if (op.zero_col[j]) std::fill_n(b.begin() + size_t{j} * K, K, 0u);
-  const isa::TmemDLayout& D = *op.d_layout;
-  // Every data-path layout (§9.7.16.10.5: A, B, D, E, F, G) maps each quarter of a row of D to
-  // consecutive columns of one TMEM lane; rows are then moved quarter by quarter through row
-  // pointers instead of one locate() per element (checked on the first and last rows).
-  const uint32_t q = N % 4 == 0 ? N / 4 : N;
-  bool quarters = true;
-  for (uint32_t r : {0u, M - 1})
-    for (uint32_t j = 0; j < N && quarters; ++j) {
-      const isa::TmemCell b = D.locate(r, j / q * q), x = D.locate(r, j);
-      quarters = x.cta == b.cta && x.lane == b.lane && x.column == b.column + j % q;
-    }
-  auto row_cells = [&](uint32_t r, uint32_t j0) {
-    const isa::TmemCell b = D.locate(r, j0);
-    return std::pair{&op.units[b.cta]->tmem().cell(b.lane, b.column), uint32_t{b.cta} * 128 + b.lane};
-  };
-  if (op.enable_d) {
-    for (uint32_t r = 0; r < M; ++r)
-      for (uint32_t j0 = 0; j0 < N; j0 += quarters ? q : 1) {
-        const uint32_t* src = row_cells(r, j0).first;
-        uint32_t* dst = c.data() + size_t{r} * N + j0;
-        const uint32_t n = quarters ? q : 1;
-        if (op.f16_d)
-          for (uint32_t j = 0; j < n; ++j) dst[j] = src[j] & 0xffffu;
-        else
-          std::memcpy(dst, src, n * 4);
-      }
-  }
-  op.units[0]->engine(op.shape).tile(static_cast<int>(M), static_cast<int>(N), a.data(), b.data(), c.data(),
-                                     d.data());
-  for (uint32_t r = 0; r < M; ++r)
-    for (uint32_t j0 = 0; j0 < N; j0 += quarters ? q : 1) {
-      const auto [dst, bit] = row_cells(r, j0);
-      if ((op.disable[bit / 32] >> (bit % 32)) & 1) continue;  // disable-output-lane: lane not written
-      std::memcpy(dst, d.data() + size_t{r} * N + j0, (quarters ? q : 1) * 4);
-    }
 }
 
 // Builds the shared-memory plan of an operand (rows x K of one CTA) and checks its footprint.
@@ -363,8 +232,9 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
 
   // ---- the CTAs involved ----
   TensorCore& tc = c.sm->tensor_core();
+  Cta* ctas[2] = {c.cta, nullptr};
   if (cg == 1) {
-    op->ctas[0] = c.cta;
+    op->ctas[0] = c.cta->ref();
     op->units[0] = &tc;
   } else {
     Cta* peer = peer_cta(*c.cta);
@@ -373,10 +243,12 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
                                "not running: the peer must be launched and not exited (PTX ISA §9.7.16.5 Table 46)",
                                c.cta->name(), c.cta->cluster_rank(), c.cta->cluster_rank() ^ 1u));
     const bool even = (c.cta->cluster_rank() & 1) == 0;
-    op->ctas[0] = even ? c.cta : peer;
-    op->ctas[1] = even ? peer : c.cta;
-    op->units[0] = &op->ctas[0]->sm().tensor_core();
-    op->units[1] = &op->ctas[1]->sm().tensor_core();
+    Cta* pair[2] = {even ? c.cta : peer, even ? peer : c.cta};
+    for (int v = 0; v < 2; ++v) {
+      op->ctas[v] = pair[v]->ref();
+      op->units[v] = &pair[v]->sm().tensor_core();
+      ctas[v] = pair[v];
+    }
   }
 
   // ---- D in TMEM (§9.7.16.10.5) ----
@@ -385,7 +257,7 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   op->d_layout = *dl;
   const uint32_t d_col0 = d_taddr & 0xffff;
   for (int x = 0; x < cg; ++x)
-    check_tmem_columns(c, lane, *op->units[x], *op->ctas[x], d_col0, dl->columns_used(), "D (d-tmem)", d_taddr);
+    check_tmem_columns(c, lane, *op->units[x], *ctas[x], d_col0, dl->columns_used(), "D (d-tmem)", d_taddr);
 
   // ---- A ----
   const uint32_t K = op->k;
@@ -396,7 +268,7 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
     op->a_layout = *al;
     const uint32_t a_cols = (K + al->per_column() - 1) / al->per_column();
     for (int x = 0; x < cg; ++x)
-      check_tmem_columns(c, lane, *op->units[x], *op->ctas[x], a_taddr & 0xffff, a_cols, "A (a-tmem)", a_taddr);
+      check_tmem_columns(c, lane, *op->units[x], *ctas[x], a_taddr & 0xffff, a_cols, "A (a-tmem)", a_taddr);
     a_range = {0, kTmemLanes, a_taddr & 0xffff, a_cols};
   } else {
     auto fa = isa::smem_element_format(s.atype, kind);
@@ -410,7 +282,7 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   op->b_plan = plan_operand(c, lane, b_raw, arch, id.b_major, *fb, op->n / cg, K, "B", *c.cta);
   // The swizzle-bug diagnosis, for operands TMA loaded (each CTA of a pair reads its own half).
   for (int x = 0; x < cg; ++x) {
-    const Cta& owner = *op->ctas[x];
+    const Cta& owner = *ctas[x];
     if (!owner.smem_origin_if_any()) continue;
     auto& seen = op->units[x]->cta(owner).diagnosed;
     if (!a_tmem)
@@ -451,17 +323,12 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   for (int x = 0; x < cg; ++x) {
     TmemRange reads = a_range;
     if (op->enable_d && reads.cols == 0) reads = d_range;
-    check_ldst_hazards(c, lane, *op->units[x], *op->ctas[x], reads, d_range, a_tmem || op->enable_d);
+    check_ldst_hazards(c, lane, *op->units[x], *ctas[x], reads, d_range, a_tmem || op->enable_d);
   }
 
-  // ---- issue ----
-  const uint64_t macs = uint64_t{op->m} * op->n * K;
-  const uint64_t work = macs / cg / tc_timing::macs_per_cycle(kind);
-  std::vector<TensorCore::ColumnWrite> writes;
-  for (int x = 0; x < cg; ++x) writes.push_back({op->units[x], d_col0, dl->columns_used()});
-  Partition* part = c.part;
-  const Cycles done = tc.issue(*c.part, c.now, work, cg == 2 ? (op->units[0] == &tc ? op->units[1] : op->units[0]) : nullptr,
-                               std::move(writes), in.src, [op, part](Cycles t) { complete_mma(*op, *part, t); });
+  // ---- issue: the tensor core owns the datapath and the completion ----
+  op->d_col0 = d_col0;
+  const Cycles done = tc.issue_mma(*c.part, c.now, std::move(op));
   TcCtaState& st = tc.cta(*c.cta);
   Cycles& last = st.thread_last_done[c.warp->id() * 32 + static_cast<uint32_t>(lane)];
   last = max(last, done);
