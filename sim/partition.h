@@ -16,6 +16,7 @@
 #include "sim/memory/store_overlay.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
+#include "sim/units/cluster_launch_control.h"
 
 namespace tcsim::sim {
 
@@ -41,6 +42,9 @@ class Partition {
   StoreOverlay& overlay() { return overlay_; }
   // Global atomics issued this quantum, applied at its end (sim/memory/atomic_queue.h).
   AtomicQueue& atomics() { return atomics_; }
+  // clusterlaunchcontrol.try_cancel requests issued this quantum, resolved at its end
+  // (sim/units/cluster_launch_control.h).
+  ClcQueue& clc() { return clc_; }
   Cycles now() const { return now_; }
   // The end (exclusive) of the quantum being run: when pending global atomics complete.
   Cycles quantum_end() const { return quantum_end_; }
@@ -97,6 +101,7 @@ class Partition {
   EventQueue events_;
   StoreOverlay overlay_;
   AtomicQueue atomics_;
+  ClcQueue clc_;
   Cycles now_;
   Cycles quantum_end_;
   std::optional<Fault> fault_;

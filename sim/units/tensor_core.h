@@ -76,6 +76,16 @@ struct TcWarpState {
   bool fenced_after = false;
 };
 
+// One operand collector buffer of a CTA (PTX ISA §9.7.16.10.9.1, §9.7.16.10.9.3): at issue, whether a
+// fill keeps it valid (and the operand's shape); at completion, the values the fill read.
+struct TcCollector {
+  bool filled = false;
+  uint32_t rows = 0, k = 0;
+  uint32_t fill_src = 0;   // Program::sources index of the filling MMA
+  uint32_t freed_src = 0;  // +1 of the MMA that freed it (0: never filled)
+  std::vector<uint32_t> values;  // rows x k element codes (completion time)
+};
+
 // Per-CTA tcgen05 state.
 struct TcCtaState {
   const Cta* cta = nullptr;
@@ -101,6 +111,7 @@ struct TcCtaState {
   std::set<std::pair<uint64_t, char>> diagnosed;  // (descriptor, operand) already checked for misreads
   std::vector<TcWarpState> warps;
   TcWarpState& warp(uint32_t w) { return warps[w]; }
+  TcCollector collector_a, collector_b[4];  // .collector::a, .collector::b0..b3
 };
 
 class TensorCore {

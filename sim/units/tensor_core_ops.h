@@ -19,6 +19,8 @@
 #include "isa/layouts/canonical_layout.h"
 #include "isa/layouts/element_format.h"
 #include "isa/layouts/tmem_layout.h"
+#include "isa/layouts/tmem_scale_layout.h"
+#include "isa/layouts/tmem_sparse_layout.h"
 #include "models/mma/dot_shape.h"
 #include "sim/cluster.h"
 
@@ -45,7 +47,21 @@ struct MmaOp {
   uint32_t d_col0 = 0;            // first TMEM column of D (d-tmem's column)
   uint32_t disable[8] = {};       // disable-output-lane: bit (cta * 128 + lane) set = lane not written
   std::vector<uint8_t> zero_col;  // .ws zero-column mask: per column of B, 1 = treated as zero
-  models::mma::DotShape shape;    // the arithmetic (models::mma)
+  models::mma::DotShape shape;    // the arithmetic (models::mma); shape.k == k
+  uint32_t kb = 0;                // K of B: k, or 2k for sparse A (§9.7.16.10.8)
+  // Block scaling (§9.7.16.10.7): where each sub-partition reads scale_A and scale_B.
+  std::optional<isa::TmemScaleLayout> sfa, sfb;
+  // Sparse A (§9.7.16.10.8): the metadata in TMEM; a_plan / a_layout hold the k stored values.
+  bool sparse = false;
+  std::optional<isa::TmemSparseMetaLayout> meta;
+  bool ashift = false;  // .ashift: row m of the product takes row m-1 of A (row 0 its own)
+  // The operand collector (.collector::a, or .collector::bN of .ws): buffer 0-3 (B) or 4 (A).
+  struct CollectorPlan {
+    int buffer = -1;       // -1: this operand has no collector qualifier
+    bool fill = false;     // keep the operand as read
+    bool use = false;      // compute with the kept copy (::use / ::lastuse of a valid fill)
+    bool release = false;  // free the buffer after this MMA (::lastuse, ::discard)
+  } coll_a, coll_b;
   CtaRef ctas[2];
   TensorCore* units[2] = {nullptr, nullptr};  // the tensor core of each CTA's SM
   uint32_t src = 0;                           // Program::sources index of the instruction

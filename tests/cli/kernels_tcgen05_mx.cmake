@@ -1,0 +1,22 @@
+# kernels/tcgen05 block-scaled single-instruction kernels (mma_block_scaled.cu, specs/mx; README.md
+# "Block-scaled single-instruction kernels"). Included by tests/CMakeLists.txt.
+#   kernels_tcgen05_mx_cases     `tcsim verify-case` of every spec: D equals the exact result (scale
+#                                factors drawn per row and K block, so a misplaced one changes it) or
+#                                the models::mma reference, bit for bit; every kind, spelling, scale
+#                                type, A source, CTA group and scale-factor path (tcgen05.st, tcgen05.cp)
+#   kernels_tcgen05_mx_tampered  negative control: a passing spec whose kernel argument asks for the
+#                                2X spelling while its case says 4X (block16) must fail
+#   kernels_tcgen05_mx_sfid_addr the CUTLASS idiom of SF-IDs in bits 31:30 of the scale addresses runs
+#                                exactly and is reported as the tolerated finding
+set(_tck_dir ${PROJECT_SOURCE_DIR}/kernels/tcgen05)
+add_test(NAME kernels_tcgen05_mx_cases COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_dir}/specs/mx --quiet)
+set_tests_properties(kernels_tcgen05_mx_cases PROPERTIES PASS_REGULAR_EXPRESSION "143 of 143 specs pass" TIMEOUT 300)
+add_test(NAME kernels_tcgen05_mx_tampered
+         COMMAND $<TARGET_FILE:tcsim> verify-case ${PROJECT_SOURCE_DIR}/tests/cli/run_data/tcgen05_bs_case_tampered.json)
+set_tests_properties(kernels_tcgen05_mx_tampered PROPERTIES PASS_REGULAR_EXPRESSION
+                     "8189 of 8192 D elements differ from the exact reference; first D.0..1.: tcsim 0x430c0000, reference 0xc4070000")
+add_test(NAME kernels_tcgen05_mx_sfid_addr
+         COMMAND $<TARGET_FILE:tcsim> run
+                 ${_tck_dir}/specs/mx/mxf8f6f4_1x_e4m3xe4m3_ue8m0_ss_cg1_m128n64k128_a128B_b128B_sfcp_sfidaddr_exact.json)
+set_tests_properties(kernels_tcgen05_mx_sfid_addr PROPERTIES PASS_REGULAR_EXPRESSION
+                     "tolerated. tcgen05-scale-address-high-bits x6 .*scale-A-tmem 0x40000180 has bits 31:30 = 1")
