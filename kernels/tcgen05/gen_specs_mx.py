@@ -188,8 +188,101 @@ def bs_plan():
     return cases
 
 
+# ------------------------------------------------------------------------------------------------
+# The block-scaled GEMMs of gemm_mx.cu: entry -> (A/B dtype, bytes per K element x 2, scale dtype,
+# scale block, scale words per row per stage, K per stage).
+MX_GEMMS = {
+    "gemm_mxfp8_f32": ("e4m3", 2, "ue8m0", 32, 1, 128),
+    "gemm_mxfp8_f32_2cta": ("e4m3", 2, "ue8m0", 32, 1, 128),
+    "gemm_nvfp4_f32": ("e2m1x2", 1, "ue4m3", 16, 4, 256),
+}
+
+
+def mx_gemm_spec(entry, m, n, k, grid, exact, seed, description):
+    dt, half_bytes, st, blk, sfw, bk = MX_GEMMS[entry]
+    cg = 2 if entry.endswith("_2cta") else 1
+    kbytes = k * half_bytes // 2  # bytes of K per row
+    stage = 128 * 128 + (128 // cg) * 128 + 2 * sfw * 512
+    nw = k // (4 * blk)  # scale words per row
+
+    def op_tmap(buf, rows, box_rows):
+        return {"buffer": buf, "dtype": "u8", "global_dims": [kbytes, rows], "global_strides_bytes": [kbytes],
+                "box_dims": [128, box_rows], "element_strides": [1, 1], "interleave": "none", "swizzle": "128B",
+                "l2_promotion": "256B", "oob_fill": "none"}
+
+    def sf_tmap(buf, mn):
+        return {"buffer": buf, "dtype": "u32", "global_dims": [mn, nw], "global_strides_bytes": [mn * 4],
+                "box_dims": [128, sfw], "element_strides": [1, 1], "interleave": "none", "swizzle": "none",
+                "l2_promotion": "none", "oob_fill": "none"}
+
+    def el(op):
+        sd = seed * 4 + {"A": 0, "B": 1}[op]
+        if exact:
+            return {"random": {"seed": sd, "dist": "integers", "low": -2, "high": 2}}
+        return {"random": {"seed": sd, "dist": "uniform", "low": -2, "high": 2}}
+
+    def sc(op):
+        sd = seed * 4 + {"SFA": 2, "SFB": 3}[op]
+        if exact:  # UE8M0 rounds up: 2^-2 .. 2^2; UE4M3: [0.5, 2] with 3 mantissa bits
+            lo, hi = (0.25, 4.0) if st == "ue8m0" else (0.5, 2.0)
+        else:
+            lo, hi = (2.0 ** -6, 2.0 ** 6) if st == "ue8m0" else (0.25, 8.0)
+        return {"random": {"seed": sd, "dist": "uniform", "low": lo, "high": hi}}
+
+    shape_ab = (lambda rows: [rows, k // 2]) if dt == "e2m1x2" else (lambda rows: [rows, k])
+    return {
+        "description": description,
+        "ptx": "../../gemm_mx.ptx",
+        "kernel": entry,
+        "arch": "sm_100a",
+        "grid": [grid, 1, 1],
+        "block": [224, 1, 1],
+        "cluster": [cg, 1, 1],
+        "dynamic_smem_bytes": 4 * stage + 1024,
+        "buffers": {
+            "A": {"dtype": dt, "shape": shape_ab(m), "init": el("A")},
+            "B": {"dtype": dt, "shape": shape_ab(n), "init": el("B")},
+            "SFA": {"dtype": st, "shape": [nw, m, 4], "init": sc("SFA")},
+            "SFB": {"dtype": st, "shape": [nw, n, 4], "init": sc("SFB")},
+            "D": {"dtype": "f32", "shape": [m, n], "init": {"fill": 0}},
+        },
+        "tensor_maps": {"tmA": op_tmap("A", m, 128), "tmB": op_tmap("B", n, 128 // cg),
+                        "tmSFA": sf_tmap("SFA", m), "tmSFB": sf_tmap("SFB", n)},
+        "args": [{"tensor_map": "tmA"}, {"tensor_map": "tmB"}, {"tensor_map": "tmSFA"}, {"tensor_map": "tmSFB"},
+                 {"buffer": "D"}, {"u32": m}, {"u32": n}, {"u32": k}],
+        "outputs": ["D"],
+        "case": {"gemm": entry, "M": m, "N": n, "K": k, "cta_pair": cg == 2, "exact": exact,
+                 "scale_layout": "mn_words",
+                 "expect": ("D = (A * SFA) (B * SFB)^T " +
+                            ("exactly (integer elements in [-2, 2], scales powers of two / 3-bit UE4M3 near 1)"
+                             if exact else "per the models::mma sm_100a reference (chained per MMA)"))},
+    }
+
+
+def mx_gemm_plan():
+    out = []
+    for entry in MX_GEMMS:
+        cg = 2 if entry.endswith("_2cta") else 1
+        stem = entry[len("gemm_"):]
+        # exact: every CTA walks 2 tiles, K longer than the 4-stage ring
+        out.append((f"specs/mxgemm/{stem}_exact.json",
+                    mx_gemm_spec(entry, 256 * cg, 256, 1024 if "nvfp4" in entry else 768, 2, True, 3,
+                                 f"{entry}: exact-input block-scaled GEMM")))
+        out.append((f"specs/mxgemm/{stem}_random.json",
+                    mx_gemm_spec(entry, 128 * cg, 256, 512, cg, False, 5,
+                                 f"{entry}: random-input block-scaled GEMM (models::mma reference)")))
+    for entry, size in (("gemm_mxfp8_f32", 1024), ("gemm_nvfp4_f32", 1024), ("gemm_mxfp8_f32", 2048),
+                        ("gemm_nvfp4_f32", 2048)):
+        out.append((f"specs/mxgemm/bench_{entry[5:]}_{size}.json",
+                    mx_gemm_spec(entry, size, size, size, 64 if size == 2048 else 32, False, 7,
+                                 f"bench: {entry} {size}^3, {2 * size ** 3 / 1e9:.1f} GFLOP")))
+    return out
+
+
 def all_files():
     files = {}
+    for path, spec in mx_gemm_plan():
+        files[path] = render(spec)
     for c in bs_plan():
         name = c.name()
         base, i = name, 2
@@ -200,7 +293,7 @@ def all_files():
     return files
 
 
-SUBDIRS = ("specs/mx",)
+SUBDIRS = ("specs/mx", "specs/mxgemm")
 
 
 def main():

@@ -20,3 +20,11 @@ add_test(NAME kernels_tcgen05_mx_sfid_addr
                  ${_tck_dir}/specs/mx/mxf8f6f4_1x_e4m3xe4m3_ue8m0_ss_cg1_m128n64k128_a128B_b128B_sfcp_sfidaddr_exact.json)
 set_tests_properties(kernels_tcgen05_mx_sfid_addr PROPERTIES PASS_REGULAR_EXPRESSION
                      "tolerated. tcgen05-scale-address-high-bits x6 .*scale-A-tmem 0x40000180 has bits 31:30 = 1")
+# The block-scaled GEMMs (gemm_mx.cu: MXFP8 1-CTA and CTA pair, NVFP4; TMA, scale factors through
+# a transposer warp and tcgen05.cp.32x128b.warpx4, the DeepGEMM idiom), exact and random.
+set(_tck_mxgemm_specs "")
+foreach(s mxfp8_f32_exact mxfp8_f32_random mxfp8_f32_2cta_exact mxfp8_f32_2cta_random nvfp4_f32_exact nvfp4_f32_random)
+  list(APPEND _tck_mxgemm_specs ${_tck_dir}/specs/mxgemm/${s}.json)
+endforeach()
+add_test(NAME kernels_tcgen05_mxgemm_cases COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_mxgemm_specs} --quiet)
+set_tests_properties(kernels_tcgen05_mxgemm_cases PROPERTIES PASS_REGULAR_EXPRESSION "6 of 6 specs pass" TIMEOUT 300)

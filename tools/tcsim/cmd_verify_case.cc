@@ -125,7 +125,9 @@ Case read_gemm_case(const std::string& path, const Json& j) {
   static const Row rows[] = {{"gemm_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16},
                              {"gemm_e4m3_f32", isa::MmaKind::F8F6F4, isa::DType::E4M3, isa::DType::F32, 32},
                              {"gemm_f16_f16", isa::MmaKind::F16, isa::DType::F16, isa::DType::F16, 16},
-                             {"gemm_s8_s32", isa::MmaKind::I8, isa::DType::S8, isa::DType::S32, 32}};
+                             {"gemm_s8_s32", isa::MmaKind::I8, isa::DType::S8, isa::DType::S32, 32},
+                             {"gemm_mxfp8_f32", isa::MmaKind::MXF8F6F4, isa::DType::E4M3, isa::DType::F32, 32},
+                             {"gemm_nvfp4_f32", isa::MmaKind::MXF4NVF4, isa::DType::E2M1, isa::DType::F32, 64}};
   const Row* r = nullptr;
   for (const Row& x : rows)
     if (g.rfind(x.prefix, 0) == 0) r = &x;
@@ -140,6 +142,9 @@ Case read_gemm_case(const std::string& path, const Json& j) {
   c.ksteps = c.k / r->kmma;
   c.exact = j["exact"].get<bool>();
   c.bug = j.contains("bug") ? j["bug"].get<int>() : 0;
+  // Block-scaled GEMMs (gemm_mx.cu): MXFP8 UE8M0 per 32 K, NVFP4 UE4M3 per 16 K.
+  if (c.kind == isa::MmaKind::MXF8F6F4) c.scale_type = models::mma::ScaleType::UE8M0, c.scale_block = 32;
+  if (c.kind == isa::MmaKind::MXF4NVF4) c.scale_type = models::mma::ScaleType::UE4M3, c.scale_block = 16;
   return c;
 }
 
@@ -349,6 +354,15 @@ Outcome verify_one(const std::string& path, sim::Device& dev, SimBackend& backen
     SFA = regenerate(s, "SFA");
     SFB = regenerate(s, "SFB");
     const uint64_t nblk = c.k / c.scale_block;
+    // "mn_words": the GEMMs' [K/(4 blk)][rows] words of four scale bytes -> [rows][K/blk] bytes.
+    if (j["case"].contains("scale_layout") && j["case"]["scale_layout"] == "mn_words")
+      for (auto [op, rows] : {std::pair{&*SFA, uint64_t{c.m}}, {&*SFB, uint64_t{c.n}}}) {
+        if (op->bytes.size() < rows * nblk) bad_case(path, "SFA/SFB are smaller than rows x K/blk bytes");
+        std::vector<std::byte> p(rows * nblk);
+        for (uint64_t r = 0; r < rows; ++r)
+          for (uint64_t b = 0; b < nblk; ++b) p[r * nblk + b] = op->bytes[(b / 4) * rows * 4 + r * 4 + b % 4];
+        op->bytes = std::move(p);
+      }
     if (SFA->count < c.m * nblk || SFB->count < c.n * nblk)
       bad_case(path, "the SFA/SFB buffers are smaller than M x K/blk, N x K/blk");
     x.sfa = &*SFA;
