@@ -9,25 +9,25 @@
 // into TMEM lanes: row r of the source is `row bytes` (32 for the 256b shapes, 16 for 128b) of a
 // K-major canonical layout of bytes (row = the descriptor's MN index; its 16-byte units at the
 // layout's addresses, swizzle included), landing in consecutive 32-bit columns from taddr's column.
-// Source order is shown only in figures: this is the model (tcgen05.md §11, UNCONFIRMED), the same
-// CUTLASS's UTCCP atoms and TVM's tcgen05_cp use. Lanes of row r (tcgen05.md §11; TVM tcgen05_cp):
+// Source order is shown only in figures: this is the model (docs/tcgen05_layouts.md, UNCONFIRMED), the
+// one CUTLASS's UTCCP copy traits (copy_traits_sm100.hpp) and TVM's tcgen05_cp use. Lanes of row r:
 //   128x256b, 128x128b        lane L0 + r                          (128 rows)
 //   4x256b                    lane L0 + 32 r                       (4 rows, one per sub-partition)
 //   64x128b.warpx2::02_13     lanes L0 + r and L0 + 64 + r         (64 rows)
 //   64x128b.warpx2::01_23     lanes L0 + 64(r/32) + r%32, and + 32 (64 rows)
 //   32x128b.warpx4            lanes L0 + r + 32 q, q = 0..3         (32 rows)
-// .64x128b needs a .warpx2 qualifier and .32x128b needs .warpx4 (§9.7.16.9.2; tcgen05.md §16
-// rule 15). Decompression (§9.7.16.9.1): each 16-byte source unit holds 16 fp4 in its low 8 bytes
+// .64x128b needs a .warpx2 qualifier and .32x128b needs .warpx4 (§9.7.16.9.2). Decompression (§9.7.16.9.1): each 16-byte source unit holds 16 fp4 in its low 8 bytes
 // (.b4x16_p64) or 16 fp6 in its low 12 bytes (.b6x16_p32), element e at bits [b*e, b*e+b); it
 // becomes 16 8-bit containers: e2m1 in container bits [5:2], e2m3/e3m2 in bits [5:0] (the mma.sync
 // convention, UNCONFIRMED for tcgen05, isa/layouts/tmem_layout.h). cta_group::2: each CTA of the
 // pair copies from its own shared memory into its own TMEM. Asynchronous: the cells change at
 // completion (sim/units/tensor_core.h), in issue order with tcgen05.mma.
 //
-// tcgen05.shift.down moves the 32-byte element (8 columns from taddr's column) of each TMEM row
-// from lane L0 .. 126 one lane down (row i -> row i+1); the last row's old value is dropped and
-// lane L0 keeps its old value (the PTX does not say what it holds: UNCONFIRMED; CUTLASS refreshes
-// it with tcgen05.cp.4x256b). taddr's lane must be a multiple of 32 (§9.7.16.9.3).
+// tcgen05.shift.down moves the 32-byte element (8 columns from taddr's column) of each TMEM row one
+// lane down (row i -> row i+1) within the 32 lanes from taddr's lane: its data-movement shape is
+// .31x256b (§9.7.16.2.3); the old value of lane L0 + 31 is dropped and lane L0 keeps its old value
+// (the PTX does not say what it holds: UNCONFIRMED; CUTLASS refreshes the first lane of each
+// sub-partition with tcgen05.cp.4x256b). taddr's lane must be a multiple of 32 (§9.7.16.9.3).
 #include <cstring>
 #include <memory>
 

@@ -65,10 +65,13 @@ void complete_cp(const CpOp& op, Partition& part, Cycles t) {
   }
 }
 
+// tcgen05.shift's data-movement shape is .31x256b (PTX ISA §9.7.16.2.3): within the 32 lanes from
+// taddr's lane, 31 rows of 256 bits move one lane down; lane L0 keeps its value (the PTX does not
+// say what it holds: UNCONFIRMED), the old value of lane L0 + 31 is dropped.
 void complete_shift(const ShiftOp& op) {
   for (int v = 0; v < op.cg; ++v) {
     Tmem& tm = op.units[v]->tmem();
-    for (uint32_t l = kTmemLanes - 1; l > op.lane0; --l)
+    for (uint32_t l = op.lane0 + 31; l > op.lane0; --l)
       for (uint32_t k = 0; k < 8; ++k) tm.cell(l, op.col0 + k) = tm.cell(l - 1, op.col0 + k);
   }
 }

@@ -83,8 +83,8 @@ struct CpOp {
   uint32_t src = 0;
 };
 
-// One tcgen05.shift.down: in every CTA of the group, the 8 columns from col0 of lanes lane0 .. 126
-// move one lane down.
+// One tcgen05.shift.down: in every CTA of the group, the 8 columns from col0 of lanes lane0 ..
+// lane0 + 30 move one lane down (the .31x256b shape).
 struct ShiftOp {
   int cg = 1;
   uint32_t lane0 = 0, col0 = 0;
