@@ -279,8 +279,115 @@ def mx_gemm_plan():
     return out
 
 
+# ------------------------------------------------------------------------------------------------
+# The sparse, weight-stationary and CLC-scheduled GEMMs (gemm_sparse.cu, gemm_ws.cu, gemm_clc.cu):
+# bf16 operands by ordinary loads, D f32; exact: integers in [-2, 2].
+def bf16_init(seed, exact):
+    if exact:
+        return {"random": {"seed": seed, "dist": "integers", "low": -2, "high": 2}}
+    return {"random": {"seed": seed, "dist": "uniform", "low": -1, "high": 1}}
+
+
+def sp_gemm_spec(m, n, k, exact, seed, nib_lo, nib_hi, description):
+    return {
+        "description": description,
+        "ptx": "../../gemm_sparse.ptx",
+        "kernel": "gemm_sp_bf16_f32",
+        "arch": "sm_100a",
+        "grid": [n // 128, m // 128, 1],
+        "block": [128, 1, 1],
+        "dynamic_smem_bytes": 1024 + 128 * 128 + 128 * 256 + 2048,
+        "buffers": {
+            "A": {"dtype": "bf16", "shape": [m, k // 2], "init": bf16_init(seed * 4, exact)},
+            "B": {"dtype": "bf16", "shape": [n, k], "init": bf16_init(seed * 4 + 1, exact)},
+            # one metadata nibble per group of 4 (a legal index pair, PTX ISA §9.7.16.10.8)
+            "E": {"dtype": "u8", "shape": [m, k // 4],
+                  "init": {"random": {"seed": seed * 4 + 2, "dist": "uniform", "low": nib_lo, "high": nib_hi}}},
+            "D": {"dtype": "f32", "shape": [m, n], "init": {"fill": 0}},
+        },
+        "args": [{"buffer": "A"}, {"buffer": "B"}, {"buffer": "E"}, {"buffer": "D"}, {"u32": m}, {"u32": n},
+                 {"u32": k}],
+        "outputs": ["D"],
+        "case": {"gemm": "gemm_sp_bf16_f32", "M": m, "N": n, "K": k, "cta_pair": False, "exact": exact,
+                 "expect": "D = A * B^T with A 2:4 sparse (A: the kept values, E: their positions) " +
+                           ("exactly" if exact else "per the models::mma sm_100a reference")},
+    }
+
+
+def ws_gemm_spec(m, n, k, exact, seed, mode, description):
+    return {
+        "description": description,
+        "ptx": "../../gemm_ws.ptx",
+        "kernel": "gemm_ws_bf16_f32",
+        "arch": "sm_100a",
+        "grid": [n // 128, m // 256, 1],
+        "block": [128, 1, 1],
+        "dynamic_smem_bytes": 1024 + 4 * 64 * 128 + 128 * 128,
+        "buffers": {
+            "A": {"dtype": "bf16", "shape": [m, k], "init": bf16_init(seed * 4, exact)},
+            "B": {"dtype": "bf16", "shape": [n, k], "init": bf16_init(seed * 4 + 1, exact)},
+            "D": {"dtype": "f32", "shape": [m, n], "init": {"fill": 0}},
+        },
+        "args": [{"buffer": "A"}, {"buffer": "B"}, {"buffer": "D"}, {"u32": m}, {"u32": n}, {"u32": k},
+                 {"u32": mode}],
+        "outputs": ["D"],
+        "case": {"gemm": "gemm_ws_bf16_f32", "M": m, "N": n, "K": k, "cta_pair": False, "exact": exact,
+                 "expect": "D = A * B^T; B read once per K step and kept in collector b0 for 4 A tiles " +
+                           ("exactly" if exact else "per the models::mma sm_100a reference")},
+    }
+
+
+def clc_gemm_spec(m, n, k, exact, seed, description):
+    return {
+        "description": description,
+        "ptx": "../../gemm_clc.ptx",
+        "kernel": "gemm_clc_bf16_f32",
+        "arch": "sm_100a",
+        "grid": [n // 128, m // 128, 1],
+        "block": [128, 1, 1],
+        # more than half an SM's shared memory: one CTA per SM, so CTAs beyond the SMs wait and get stolen
+        "dynamic_smem_bytes": 120 * 1024,
+        "buffers": {
+            "A": {"dtype": "bf16", "shape": [m, k], "init": bf16_init(seed * 4, exact)},
+            "B": {"dtype": "bf16", "shape": [n, k], "init": bf16_init(seed * 4 + 1, exact)},
+            "D": {"dtype": "f32", "shape": [m, n], "init": {"fill": 0}},
+            "owner": {"dtype": "u32", "shape": [(m // 128) * (n // 128)], "init": {"fill": "0xffffffff"}},
+            "steals": {"dtype": "u32", "shape": [(m // 128) * (n // 128)], "init": {"fill": "0xffffffff"}},
+        },
+        "args": [{"buffer": "A"}, {"buffer": "B"}, {"buffer": "D"}, {"buffer": "owner"}, {"buffer": "steals"},
+                 {"u32": m}, {"u32": n}, {"u32": k}],
+        "outputs": ["D", "owner", "steals"],
+        "case": {"gemm": "gemm_clc_bf16_f32", "M": m, "N": n, "K": k, "cta_pair": False, "exact": exact,
+                 "expect": "D = A * B^T, every tile computed once by its CTA or the CTA that canceled it " +
+                           ("exactly" if exact else "per the models::mma sm_100a reference")},
+    }
+
+
+def other_gemm_plan():
+    out = []
+    out.append(("specs/spgemm/sp_bf16_f32_exact.json",
+                sp_gemm_spec(256, 256, 512, True, 11, 12, 14, "2:4 sparse GEMM, metadata pairs (0,3) (1,3) (2,3)")))
+    out.append(("specs/spgemm/sp_bf16_f32_exact_pairs01.json",
+                sp_gemm_spec(128, 256, 256, True, 12, 8, 9, "2:4 sparse GEMM, metadata pairs (0,2) (1,2)")))
+    out.append(("specs/spgemm/sp_bf16_f32_random.json",
+                sp_gemm_spec(256, 128, 256, False, 13, 12, 14, "2:4 sparse GEMM, random inputs")))
+    out.append(("specs/wsgemm/ws_bf16_f32_exact.json",
+                ws_gemm_spec(512, 256, 256, True, 21, 0, "weight-stationary GEMM, B kept in collector b0")))
+    out.append(("specs/wsgemm/ws_bf16_f32_random.json",
+                ws_gemm_spec(256, 128, 128, False, 22, 0, "weight-stationary GEMM, random inputs")))
+    out.append(("specs/wsgemm/ws_use_without_fill.json",
+                ws_gemm_spec(256, 128, 64, True, 23, 1, "misuse demo: .collector::b0::use with no earlier fill")))
+    out.append(("specs/clcgemm/clc_bf16_f32_exact.json",
+                clc_gemm_spec(2048, 2048, 64, True, 31, "CLC-scheduled persistent GEMM: 256 tiles, 148 SMs")))
+    out.append(("specs/clcgemm/clc_bf16_f32_random.json",
+                clc_gemm_spec(1536, 2048, 128, False, 32, "CLC-scheduled persistent GEMM, random inputs")))
+    return out
+
+
 def all_files():
     files = {}
+    for path, spec in other_gemm_plan():
+        files[path] = render(spec)
     for path, spec in mx_gemm_plan():
         files[path] = render(spec)
     for c in bs_plan():
@@ -293,7 +400,7 @@ def all_files():
     return files
 
 
-SUBDIRS = ("specs/mx", "specs/mxgemm")
+SUBDIRS = ("specs/mx", "specs/mxgemm", "specs/spgemm", "specs/wsgemm", "specs/clcgemm")
 
 
 def main():

@@ -14,6 +14,7 @@
 //   3. the scale factors go to TMEM (sf_mode):
 //        0  tcgen05.st by every warp into its own lanes, one 32-bit word of four consecutive scale
 //           blocks per row at fixed columns (the published B200 probe writes them this way);
+//        2  the same by warp 0 only (the other sub-partitions hold no scale factors: a misuse);
 //        1  tcgen05.cp from CUTLASS's scale-factor chunks in shared memory (128 rows x 4 scale
 //           blocks = 512 bytes, byte 16*(r%32) + 4*(r/32) + j): .32x128b.warpx4 into all four
 //           sub-partitions, and for the CTA-pair M = 128 data path B's scales .64x128b.warpx2::01_23
@@ -30,6 +31,7 @@
 #include "operand_fill.h"
 #include "tc_ptx.cuh"
 #include "tc_ptx_mx.cuh"
+#include "tile_fill.cuh"
 #include "umma_layout.h"
 
 namespace tck {
@@ -51,45 +53,6 @@ __device__ __forceinline__ uint32_t bs_bits(uint32_t variant, uint32_t type) {
   if (variant > kBsMxf8Block32) return 4;  // mxf4 kinds: e2m1 only
   return type == 5 ? 4u : (type == 3 || type == 4) ? 6u : 8u;
 }
-
-__device__ __forceinline__ void st_shared_v4(uint32_t addr, const uint32_t (&w)[4]) {
-  asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};"
-               :: "r"(addr), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
-}
-__device__ __forceinline__ void st_shared_u8(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.u8 [%0], %1;" :: "r"(addr), "r"(v) : "memory");
-}
-
-// The 16 bytes of chunk kc of K-major row r: dense fp4 (kind::mxf4*) is a plain copy of 32 values.
-__device__ __forceinline__ void bs_chunk(const uint8_t* g, bool dense4, uint32_t bits, uint32_t row_bytes, uint32_t r,
-                                         uint32_t kc, uint32_t (&w)[4]) {
-  if (dense4) {
-    const uint8_t* p = g + r * row_bytes + kc * 16u;
-    w[0] = ld_u32(p); w[1] = ld_u32(p + 4); w[2] = ld_u32(p + 8); w[3] = ld_u32(p + 12);
-    return;
-  }
-  kmajor_chunk(g, bits, row_bytes, r, kc, w);
-}
-
-// Rows [row0, row0 + L.rows) of a global operand into tile `tile` (K-major layout L); `row_of`
-// remaps tile rows (A staging for tcgen05.cp by lane), rows it rejects are zero.
-template <class RowOf>
-__device__ void bs_fill(const OperandLayout& L, uint32_t tile, const uint8_t* g, bool dense4, uint32_t bits,
-                        uint32_t kt, uint32_t row0, RowOf row_of) {
-  const uint32_t row_bytes = global_row_bytes(bits, kt);
-  const uint32_t kchunks = 2u * L.ksteps;
-  for (uint32_t idx = threadIdx.x; idx < L.rows * kchunks; idx += blockDim.x) {
-    const uint32_t r = idx / kchunks, kc = idx % kchunks;
-    uint32_t w[4] = {0, 0, 0, 0};
-    uint32_t src;
-    if (row_of(r, &src)) bs_chunk(g, dense4, bits, row_bytes, row0 + src, kc, w);
-    st_shared_v4(swizzle_addr(tile + chunk_offset(L, r, kc), L.lt), w);
-  }
-}
-
-struct AllRows {
-  __device__ bool operator()(uint32_t r, uint32_t* src) const { *src = r; return true; }
-};
 
 // Word `wd` (scale blocks 4wd .. 4wd+3) of the scale factors of row `r` of a [rows][nblk] array.
 __device__ __forceinline__ uint32_t sf_word(const uint8_t* sf, uint32_t nblk, uint32_t r, uint32_t wd) {
@@ -214,7 +177,8 @@ __device__ void mma_block_scaled(const uint8_t* A, const uint8_t* B, const uint8
       tmem_st_32x32b_x8(tbase + lane0 + kColA + 8u * s, w);
     }
   }
-  if (sf_mode == 0) {  // scale factors by tcgen05.st into this warp's lanes, replicated per quarter
+  // sf_mode 2 (the misuse demo): only warp 0 writes its lanes; sub-partitions 1-3 keep zeros.
+  if (sf_mode == 0 || (sf_mode == 2 && warp == 0)) {  // scale factors by tcgen05.st into this warp's lanes
 #pragma unroll 1
     for (uint32_t wd = 0; wd < nwords; ++wd) {
       uint32_t wa[4], wb[8];

@@ -6,6 +6,7 @@
 // old contents (sim/units/tensor_core.h).
 #include <cstring>
 #include <functional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -106,17 +107,21 @@ void fetch_b(const MmaOp& op, Cta* const ctas[2], std::vector<uint32_t>& b) {
   }
 }
 
-// The collector of one operand: computes with the kept copy, keeps this one, frees the buffer.
-void collect(const MmaOp::CollectorPlan& p, TcCtaState* st, std::vector<uint32_t>& vals, size_t n,
+// The collector of one operand: computes with the kept copy (returns true when the operand in
+// memory no longer equals it), keeps this one, frees the buffer.
+bool collect(const MmaOp::CollectorPlan& p, TcCtaState* st, std::vector<uint32_t>& vals, size_t n,
              const std::function<void()>& fetch) {
   TcCollector* buf = !st || p.buffer < 0 ? nullptr : p.buffer < 4 ? &st->collector_b[p.buffer] : &st->collector_a;
-  if (buf && p.use && buf->values.size() == n)
+  bool changed = false;
+  fetch();
+  if (buf && p.use && buf->values.size() == n) {
+    changed = !std::equal(buf->values.begin(), buf->values.end(), vals.begin());
     std::copy(buf->values.begin(), buf->values.end(), vals.begin());
-  else
-    fetch();
-  if (!buf) return;
+  }
+  if (!buf) return changed;
   if (p.fill) buf->values.assign(vals.begin(), vals.begin() + static_cast<std::ptrdiff_t>(n));
   else if (p.release) buf->values.clear();
+  return changed;
 }
 
 uint8_t tmem_byte(const MmaOp& op, const isa::TmemByteCell& c) {
@@ -203,8 +208,15 @@ void complete_mma(const MmaOp& op, Partition& part, Cycles t) {
   c.assign(size_t{M} * N, 0);
   d.resize(size_t{M} * N);
   TcCtaState* coll = op.units[0]->find_cta(*ctas[0]);
-  collect(op.coll_a, coll, a, a.size(), [&] { fetch_a(op, ctas, a); });
-  collect(op.coll_b, coll, b, b.size(), [&] { fetch_b(op, ctas, b); });
+  for (auto [plan, vals, name] : {std::tuple{&op.coll_a, &a, "A"}, {&op.coll_b, &b, "B"}})
+    if (collect(*plan, coll, *vals, vals->size(),
+                [&, vals = vals] { vals == &a ? fetch_a(op, ctas, a) : fetch_b(op, ctas, b); }))
+      report_at_completion(part, t, op, *ctas[0], Rule::MmaCollectorOperandChanged, [&] {
+        return fmt::format("operand {} in memory differs from what .collector::{}::fill kept: tcsim computes with "
+                           "the kept copy; the GPU may reload it (a collector usage is a permission to reuse, the "
+                           "operand must not change, PTX ISA §9.7.16.10.9.1)",
+                           name, plan->buffer < 4 ? fmt::format("b{}", plan->buffer) : std::string("a"));
+      });
   if (!op.zero_col.empty())
     for (uint32_t j = 0; j < N; ++j)
       if (op.zero_col[j]) std::fill_n(b.begin() + size_t{j} * op.kb, op.kb, 0u);

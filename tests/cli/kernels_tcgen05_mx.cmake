@@ -28,3 +28,21 @@ foreach(s mxfp8_f32_exact mxfp8_f32_random mxfp8_f32_2cta_exact mxfp8_f32_2cta_r
 endforeach()
 add_test(NAME kernels_tcgen05_mxgemm_cases COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_mxgemm_specs} --quiet)
 set_tests_properties(kernels_tcgen05_mxgemm_cases PROPERTIES PASS_REGULAR_EXPRESSION "6 of 6 specs pass" TIMEOUT 300)
+# The 2:4 sparse (gemm_sparse.cu: compressed A, metadata by tcgen05.cp into TMEM, sparsity
+# selector), weight-stationary (gemm_ws.cu: .ws M = 64 with B kept in collector b0 for 4 A tiles)
+# and CLC-scheduled persistent (gemm_clc.cu: clusterlaunchcontrol.try_cancel / query_cancel) GEMMs,
+# exact and random: D equals the exact product or the models::mma reference bit for bit.
+set(_tck_other_specs "")
+foreach(s spgemm/sp_bf16_f32_exact spgemm/sp_bf16_f32_exact_pairs01 spgemm/sp_bf16_f32_random
+          wsgemm/ws_bf16_f32_exact wsgemm/ws_bf16_f32_random clcgemm/clc_bf16_f32_exact clcgemm/clc_bf16_f32_random)
+  list(APPEND _tck_other_specs ${_tck_dir}/specs/${s}.json)
+endforeach()
+add_test(NAME kernels_tcgen05_sp_ws_clc_gemm_cases COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_other_specs} --quiet)
+set_tests_properties(kernels_tcgen05_sp_ws_clc_gemm_cases PROPERTIES PASS_REGULAR_EXPRESSION "7 of 7 specs pass"
+                     TIMEOUT 300)
+# Misuse demo: every K step starts with .collector::b0::use instead of ::fill; the run completes
+# (B is read from shared memory) and the finding names the MMA.
+add_test(NAME kernels_tcgen05_ws_use_without_fill
+         COMMAND $<TARGET_FILE:tcsim> run ${_tck_dir}/specs/wsgemm/ws_use_without_fill.json)
+set_tests_properties(kernels_tcgen05_ws_use_without_fill PROPERTIES PASS_REGULAR_EXPRESSION
+                     "tcgen05-collector-use-without-fill x4 at gemm_ws.ptx:[0-9]+ .*collector::b0::lastuse")

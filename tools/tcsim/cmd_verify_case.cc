@@ -127,7 +127,10 @@ Case read_gemm_case(const std::string& path, const Json& j) {
                              {"gemm_f16_f16", isa::MmaKind::F16, isa::DType::F16, isa::DType::F16, 16},
                              {"gemm_s8_s32", isa::MmaKind::I8, isa::DType::S8, isa::DType::S32, 32},
                              {"gemm_mxfp8_f32", isa::MmaKind::MXF8F6F4, isa::DType::E4M3, isa::DType::F32, 32},
-                             {"gemm_nvfp4_f32", isa::MmaKind::MXF4NVF4, isa::DType::E2M1, isa::DType::F32, 64}};
+                             {"gemm_nvfp4_f32", isa::MmaKind::MXF4NVF4, isa::DType::E2M1, isa::DType::F32, 64},
+                             {"gemm_sp_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 32},
+                             {"gemm_ws_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16},
+                             {"gemm_clc_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16}};
   const Row* r = nullptr;
   for (const Row& x : rows)
     if (g.rfind(x.prefix, 0) == 0) r = &x;
@@ -145,6 +148,7 @@ Case read_gemm_case(const std::string& path, const Json& j) {
   // Block-scaled GEMMs (gemm_mx.cu): MXFP8 UE8M0 per 32 K, NVFP4 UE4M3 per 16 K.
   if (c.kind == isa::MmaKind::MXF8F6F4) c.scale_type = models::mma::ScaleType::UE8M0, c.scale_block = 32;
   if (c.kind == isa::MmaKind::MXF4NVF4) c.scale_type = models::mma::ScaleType::UE4M3, c.scale_block = 16;
+  c.sparse = g.rfind("gemm_sp_", 0) == 0;  // gemm_sparse.cu: A stored K/2 per row, metadata E
   return c;
 }
 
