@@ -10,7 +10,8 @@
 #include "isa/ptx/parser.h"
 #include "sim/api.h"
 #include "sim/launch.h"
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
+#include "models/machine/shared_memory.h"
 #include "sim/memory/global_memory.h"
 #include "sim/program.h"
 #include "sim/thread_pool.h"
@@ -38,6 +39,7 @@ struct Device::Impl {
   std::unique_ptr<ThreadPool> pool;
   uint64_t launches = 0;
   uint64_t mallocs = 0;
+  std::vector<uint64_t> malloc_bases;  // live malloc allocations (sorted), the ones free() accepts
 
   void check_range(uint64_t addr, uint64_t bytes, std::string_view what) const {
     if (bytes == 0) return;
@@ -50,7 +52,7 @@ struct Device::Impl {
 Device::Device(isa::Arch arch, DeviceOptions opts) : impl_(std::make_unique<Impl>()) {
   impl_->arch = arch;
   impl_->opts = opts;
-  impl_->machine = &machine_config(arch);
+  impl_->machine = &models::machine_config(arch);
   impl_->pool = std::make_unique<ThreadPool>(opts.host_threads);
 }
 
@@ -167,10 +169,48 @@ SymbolInfo Device::symbol(const Module& m, std::string_view name) const {
 
 uint64_t Device::malloc(uint64_t bytes, uint64_t align) {
   try {
-    return impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs));
+    const uint64_t a = impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs));
+    impl_->malloc_bases.push_back(a);  // bump allocation: addresses grow, the vector stays sorted
+    return a;
   } catch (const std::runtime_error& e) {
     throw SimError(e.what());
   }
+}
+
+void Device::free(uint64_t address) {
+  auto& b = impl_->malloc_bases;
+  auto it = std::lower_bound(b.begin(), b.end(), address);
+  if (it == b.end() || *it != address || !impl_->gm.release(address))
+    throw SimError(fmt::format("free of 0x{:x}: not the start of a live device allocation{}", address,
+                               impl_->gm.find(address, 1) ? " (it lies inside one)" : ""));
+  b.erase(it);
+}
+
+KernelInfo Device::kernel_info(const Module& m, std::string_view kernel) const {
+  const Function& f = find_kernel(m, kernel);
+  const Program& prog = *m.programs.at(f.name);
+  KernelInfo k;
+  const models::SmemLayout l = models::smem_layout(*impl_->machine, prog.static_smem, prog.extern_smem_align, 0);
+  k.static_smem_bytes = l.static_bytes;
+  k.static_end = prog.static_smem;
+  k.extern_smem_align = prog.extern_smem_align;
+  k.param_bytes = prog.param_bytes;
+  if (prog.entry < prog.funcs.size()) k.local_bytes = prog.funcs[prog.entry].frame_size;
+  const PerfDirectives& p = f.perf;
+  k.maxntid = {p.maxntid[0], p.maxntid[1], p.maxntid[2]};
+  k.reqntid = {p.reqntid[0], p.reqntid[1], p.reqntid[2]};
+  k.reqnctapercluster = {p.reqnctapercluster[0], p.reqnctapercluster[1], p.reqnctapercluster[2]};
+  k.minnctapersm = p.minnctapersm;
+  k.maxnreg = p.maxnreg;
+  k.maxclusterrank = p.maxclusterrank;
+  k.explicitcluster = p.explicitcluster;
+  k.ptx_version = m.ir.version_major * 10 + m.ir.version_minor;
+  k.target = m.ir.target;
+  return k;
+}
+
+bool Device::contains(uint64_t address, uint64_t bytes) const {
+  return impl_->gm.find(address, std::max<uint64_t>(bytes, 1)) != nullptr;
 }
 
 void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
@@ -196,13 +236,15 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   const Program& prog = *m.programs.at(f.name);
   const MachineConfig& mc = *impl_->machine;
   auto bad = [&](const std::string& what) { throw SimError(fmt::format("launch of {}: {}", f.name, what)); };
-  // Launch geometry (CUDA C++ Programming Guide, compute capability limits; PTX ISA §2.2).
+  // Launch geometry: the machine's launch limits (models/machine/machine_config.h; PTX ISA §2.2).
   const Dim3 b = cfg.block, g = cfg.grid;
   if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z) bad("grid and block dimensions must be positive");
-  if (b.count() > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64)
-    bad(fmt::format("block ({},{},{}) exceeds the limits (x,y <= 1024, z <= 64, x*y*z <= 1024 threads)", b.x, b.y, b.z));
-  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-    bad(fmt::format("grid ({},{},{}) exceeds the limits (x < 2^31, y,z <= 65535)", g.x, g.y, g.z));
+  if (b.count() > mc.max_threads_per_cta || b.x > mc.max_block[0] || b.y > mc.max_block[1] || b.z > mc.max_block[2])
+    bad(fmt::format("block ({},{},{}) exceeds the limits of {} (x <= {}, y <= {}, z <= {}, x*y*z <= {} threads)", b.x,
+                    b.y, b.z, mc.name, mc.max_block[0], mc.max_block[1], mc.max_block[2], mc.max_threads_per_cta));
+  if (g.x > mc.max_grid[0] || g.y > mc.max_grid[1] || g.z > mc.max_grid[2])
+    bad(fmt::format("grid ({},{},{}) exceeds the limits of {} (x <= {}, y <= {}, z <= {})", g.x, g.y, g.z, mc.name,
+                    mc.max_grid[0], mc.max_grid[1], mc.max_grid[2]));
   Dim3 c = cfg.cluster;
   if (!c.x || !c.y || !c.z) bad("cluster dimensions must be positive");
   const PerfDirectives& p = f.perf;
@@ -214,16 +256,19 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   }
   if (g.x % c.x || g.y % c.y || g.z % c.z)
     bad(fmt::format("cluster ({},{},{}) does not divide the grid ({},{},{})", c.x, c.y, c.z, g.x, g.y, g.z));
-  if (c.count() > mc.max_cluster_size * 2)
-    bad(fmt::format("cluster of {} CTAs exceeds the maximum of {} (16 with the non-portable attribute)", c.count(), mc.max_cluster_size));
+  if (c.count() > mc.max_cluster_ctas_nonportable)
+    bad(fmt::format("cluster of {} CTAs exceeds the maximum of {} on {} ({} portable, {} with the non-portable "
+                    "cluster-size attribute)", c.count(), mc.max_cluster_ctas_nonportable, mc.name,
+                    mc.max_cluster_ctas_portable, mc.max_cluster_ctas_nonportable));
   if (p.reqntid[0] && (b.x != p.reqntid[0] || b.y != p.reqntid[1] || b.z != p.reqntid[2]))
     bad(fmt::format("block ({},{},{}) differs from the kernel's .reqntid {} {} {}", b.x, b.y, b.z, p.reqntid[0], p.reqntid[1], p.reqntid[2]));
   if (p.maxntid[0] && b.count() > uint64_t{p.maxntid[0]} * p.maxntid[1] * p.maxntid[2])
     bad(fmt::format("block of {} threads exceeds the kernel's .maxntid {} {} {}", b.count(), p.maxntid[0], p.maxntid[1], p.maxntid[2]));
-  const uint64_t smem = uint64_t{prog.static_smem} + cfg.dynamic_smem_bytes;
-  if (smem > mc.max_smem_per_cta)
-    bad(fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the {} bytes a CTA may use on {}", smem,
-                    prog.static_smem, cfg.dynamic_smem_bytes, mc.max_smem_per_cta, mc.name));
+  const models::SmemLayout smem = models::smem_layout(mc, prog.static_smem, prog.extern_smem_align, cfg.dynamic_smem_bytes);
+  if (uint64_t{smem.static_bytes} + smem.dynamic_bytes > mc.max_smem_per_cta)
+    bad(fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the {} bytes a CTA may use on {}",
+                    uint64_t{smem.static_bytes} + smem.dynamic_bytes, smem.static_bytes, cfg.dynamic_smem_bytes,
+                    mc.max_smem_per_cta, mc.name));
   if (params.size() != prog.param_bytes) {
     std::string layout;
     uint64_t off = 0;
@@ -237,6 +282,7 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
                     layout.empty() ? "no parameters" : layout));
   }
   LaunchState L;
+  L.smem = smem;
   L.prog = &prog;
   L.cfg = cfg;
   L.cfg.cluster = c;

@@ -1,12 +1,14 @@
 #include "sim/launch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "sim/cluster.h"
+#include "sim/deadlock_report.h"
 #include "sim/partition.h"
 
 namespace tcsim::sim {
@@ -16,24 +18,28 @@ class LaunchRun {
  public:
   LaunchRun(LaunchState& L, ThreadPool& pool, const DeviceOptions& opts) : L_(L), pool_(pool), opts_(opts) {
     const MachineConfig& mc = *L.machine;
-    // GPC g holds SMs [g*n/G, (g+1)*n/G).
+    // GPC g holds the next mc.gpc_sms[g] SM ids (models/machine/machine_config.h); its TPC t is its
+    // SMs 2t and 2t+1.
+    uint32_t first = 0;
     for (uint32_t g = 0; g < mc.num_gpcs; ++g) {
       std::vector<uint32_t> ids;
-      for (uint32_t s = g * mc.num_sms / mc.num_gpcs; s < (g + 1) * mc.num_sms / mc.num_gpcs; ++s) ids.push_back(s);
+      for (uint32_t s = 0; s < mc.gpc_sms[g]; ++s) ids.push_back(first + s);
+      first += mc.gpc_sms[g];
       parts_.push_back(std::make_unique<Partition>(L, g, ids));
     }
-    // Dispatch order: the i-th SM of every GPC before the (i+1)-th of any, so work spreads across GPCs.
-    size_t max_per = 0;
-    for (auto& p : parts_) max_per = std::max(max_per, p->sms().size());
-    for (size_t i = 0; i < max_per; ++i)
-      for (auto& p : parts_)
-        if (i < p->sms().size()) order_.push_back({p.get(), p->sms()[i].get()});
+    // CTAs of a cluster launch an SM holds at once (the H200's cudaOccupancyMaxActiveClusters).
+    per_sm_cap_ = L.explicit_cluster ? mc.max_cluster_ctas_per_sm : mc.max_ctas_per_sm;
     const Dim3 g = L.cfg.grid, c = L.cluster;
     clusters_total_ = (g.x / c.x) * (g.y / c.y) * (g.z / c.z);
     max_steps_ = opts.max_steps ? opts.max_steps : kDefaultMaxSteps;
+    L.max_warp_steps = opts.max_warp_steps ? opts.max_warp_steps : opts.max_steps ? opts.max_steps : kDefaultMaxWarpSteps;
   }
 
   LaunchResult run() {
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point t0 = Clock::now();
+    Clock::time_point last_progress = t0;
+    uint64_t ctas_done = 0;
     Cycles t(0);
     const Cycles q(kQuantum);
     uint64_t total = 0, thread_instrs = 0;
@@ -44,9 +50,17 @@ class LaunchRun {
       for (auto& p : parts_)
         if (p->has_work()) active.push_back(p.get());
       if (active.empty()) {
-        if (next_cluster_ < clusters_total_) throw SimError(fmt::format(
-            "kernel {}: a CTA needs more resources than one SM has ({} threads, {} bytes of shared memory)",
-            L_.kernel, L_.cfg.block.count(), smem_per_cta()));
+        if (next_cluster_ < clusters_total_) {
+          const uint32_t csize = L_.cluster.x * L_.cluster.y * L_.cluster.z;
+          uint32_t biggest = 0;
+          for (uint32_t s : L_.machine->gpcs()) biggest = std::max(biggest, s);
+          if (csize > biggest)
+            throw SimError(fmt::format("kernel {}: a cluster of {} CTAs needs {} SMs of one GPC; the largest GPC of "
+                                       "{} has {}", L_.kernel, csize, csize, L_.machine->name, biggest));
+          throw SimError(fmt::format(
+              "kernel {}: a CTA needs more resources than one SM has ({} threads, {} bytes of shared memory)",
+              L_.kernel, L_.cfg.block.count(), smem_per_cta()));
+        }
         break;
       }
       for (Partition* p : active) p->set_now(t);
@@ -57,20 +71,36 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-      if (first) throw SimError(first->message + findings_note());
-      for (auto& p : parts_) p->overlay().commit(*L_.gm);
-      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
-      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
-      std::vector<AtomicQueue*> queues;
-      for (auto& p : parts_) queues.push_back(&p->atomics());
-      AtomicQueue::apply_all(queues, *L_.gm);
+      if (first) throw SimError(first->message + findings_note() + printf_note());
+      // Plain stores in partition order, then every global read-modify-write in (cycle, SM, CTA,
+      // warp, lane) order; atomics' warps wake at t + q with the old values in their registers
+      // (sim/memory/rmw_log.h).
+      std::vector<StoreOverlay*> overlays;
+      std::vector<RmwLog*> logs;
+      for (auto& p : parts_) {
+        overlays.push_back(&p->overlay());
+        logs.push_back(&p->rmw_log());
+      }
+      RmwLog::commit_quantum(overlays, logs, *L_.gm);
       resolve_cluster_launch_control(t + q);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)
         for (auto& sm : p->sms()) sm->retire(finished, &thread_instrs);
       for (Cycles f : finished) end = max(end, f);
-      if (total > max_steps_) throw SimError(watchdog(total));
+      ctas_done += finished.size();
+      for (auto& p : parts_)
+        if (const Warp* w = p->warp_over_limit()) throw SimError(watchdog_warp(*w, total) + printf_note());
+      if (total > max_steps_) throw SimError(watchdog(total) + printf_note());
+      if (opts_.max_seconds > 0 || opts_.progress) {
+        const Clock::time_point now = Clock::now();
+        const double secs = std::chrono::duration<double>(now - t0).count();
+        if (opts_.max_seconds > 0 && secs > opts_.max_seconds) throw SimError(wall_limit(secs, total) + printf_note());
+        if (opts_.progress && std::chrono::duration<double>(now - last_progress).count() >= opts_.progress_interval_seconds) {
+          last_progress = now;
+          opts_.progress(LaunchProgress{ctas_done, L_.cfg.grid.count(), (t + q).count(), total, secs});
+        }
+      }
       // Deadlock: nothing can ever happen again in any partition.
       Cycles next = Cycles::never();
       bool any_work = false;
@@ -79,7 +109,7 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note());
+      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note() + printf_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
@@ -97,14 +127,49 @@ class LaunchRun {
           r.approx_ops.push_back(names[id]);
           break;
         }
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
+    r.printf_output = std::move(po.text);
+    r.printf_records = po.records;
+    r.printf_dropped = po.dropped;
+    r.printf_fifo_bytes = printf_fifo_capacity(L_);
     return r;
   }
 
  private:
-  uint32_t smem_per_cta() const {
-    const Program& p = *L_.prog;
-    uint32_t dyn = (p.static_smem + p.dynamic_smem_align - 1) / p.dynamic_smem_align * p.dynamic_smem_align;
-    return dyn + L_.cfg.dynamic_smem_bytes + 1024;
+  uint32_t smem_per_cta() const { return L_.smem.cta_bytes(); }
+
+  // SMs of GPC `p` for one cluster of `csize` CTAs, every CTA on a different SM (the H200 never
+  // puts two CTAs of a cluster on one SM: machine_shape TWO_PER_SM), the least loaded first (lowest
+  // id on ties), so clusters fill a GPC evenly and as many fit as cudaOccupancyMaxActiveClusters
+  // says (models::max_active_clusters). An even-sized cluster takes whole TPCs, ranks 2i and 2i + 1
+  // on the two SMs of one TPC (the H200 put every 2-CTA cluster on SMs 2t, 2t + 1: 198 of 198;
+  // CTA pairs of tcgen05 .cta_group::2 share a TPC). Empty when the cluster does not fit.
+  std::vector<Sm*> pick_sms(Partition& p, uint32_t csize, uint32_t threads, uint32_t smem) const {
+    auto fits = [&](const Sm& s) { return s.resident() < per_sm_cap_ && s.can_fit(threads, smem); };
+    const auto& sms = p.sms();
+    std::vector<Sm*> chosen;
+    if (csize % 2 == 0) {
+      std::vector<std::pair<uint32_t, size_t>> tpcs;  // (load, first SM index in the GPC)
+      for (size_t i = 0; i + 1 < sms.size(); i += 2)
+        if (fits(*sms[i]) && fits(*sms[i + 1])) tpcs.push_back({sms[i]->resident() + sms[i + 1]->resident(), i});
+      if (tpcs.size() * 2 >= csize) {
+        std::stable_sort(tpcs.begin(), tpcs.end(), [](auto& a, auto& b) { return a.first < b.first; });
+        for (size_t t = 0; t < csize / 2; ++t) {
+          chosen.push_back(sms[tpcs[t].second].get());
+          chosen.push_back(sms[tpcs[t].second + 1].get());
+        }
+        return chosen;
+      }
+    }
+    std::vector<std::pair<uint32_t, size_t>> cand;
+    for (size_t i = 0; i < sms.size(); ++i)
+      if (fits(*sms[i])) cand.push_back({sms[i]->resident(), i});
+    if (cand.size() < csize) return {};
+    std::stable_sort(cand.begin(), cand.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    for (uint32_t r = 0; r < csize; ++r) chosen.push_back(sms[cand[r].second].get());
+    return chosen;
   }
 
   // The first ctaid of cluster `cl` (linear cluster order, x fastest).
@@ -127,8 +192,9 @@ class LaunchRun {
     });
   }
 
-  // Places whole clusters (all CTAs of a cluster on SMs of one GPC), in linear cluster order, onto
-  // SMs in the fixed dispatch order, until nothing more fits.
+  // Places whole clusters (all CTAs of a cluster on SMs of one GPC), in linear cluster order, on
+  // the least loaded SMs of the machine (GPCs taken round-robin on ties, so work spreads across
+  // them), until nothing more fits.
   void dispatch(Cycles now) {
     const uint32_t threads = static_cast<uint32_t>(L_.cfg.block.count());
     const uint32_t smem = smem_per_cta();
@@ -136,25 +202,25 @@ class LaunchRun {
     const uint32_t csize = c.x * c.y * c.z;
     const Dim3 ncl{g.x / c.x, g.y / c.y, g.z / c.z};
     while (next_cluster_ < clusters_total_) {
-      // Find SMs for the cluster: round-robin from the last position, one GPC for all its CTAs.
+      // The GPC whose chosen SMs are the least loaded (the fullest of them counts), the next in
+      // round-robin order on ties: a CTA never doubles up on an SM while another SM is idle.
       std::vector<Sm*> chosen;
-      Partition* part = nullptr;
-      for (size_t k = 0; k < order_.size() && chosen.size() < csize; ++k) {
-        auto [p, sm] = order_[(rr_ + k) % order_.size()];
-        if (part && p != part) continue;
-        if (!sm->can_fit(threads, smem)) continue;
-        if (std::find(chosen.begin(), chosen.end(), sm) != chosen.end()) continue;
-        if (!part) {
-          // Only start a cluster in a GPC that can hold all of it.
-          uint32_t fit = 0;
-          for (auto& s : p->sms()) fit += s->can_fit(threads, smem);
-          if (fit < csize) continue;
-          part = p;
+      uint32_t best = ~0u;
+      size_t best_gi = 0;
+      for (size_t k = 0; k < parts_.size(); ++k) {
+        const size_t gi = (rr_ + k) % parts_.size();
+        std::vector<Sm*> c = pick_sms(*parts_[gi], csize, threads, smem);
+        if (c.empty()) continue;
+        uint32_t load = 0;
+        for (const Sm* sm : c) load = std::max(load, sm->resident());
+        if (load < best) {
+          best = load;
+          best_gi = gi;
+          chosen = std::move(c);
         }
-        chosen.push_back(sm);
-        if (chosen.size() == 1) rr_ = (rr_ + k + 1) % order_.size();
       }
-      if (chosen.size() < csize) return;
+      if (chosen.empty()) return;
+      rr_ = (best_gi + 1) % parts_.size();
       const uint32_t cl = next_cluster_++;
       const Dim3 cid{cl % ncl.x, (cl / ncl.x) % ncl.y, cl / (ncl.x * ncl.y)};
       // Every CTA belongs to a Cluster object (of one CTA without a cluster launch): rank -> CTA for
@@ -183,6 +249,21 @@ class LaunchRun {
     return s;
   }
 
+  // What the kernel printed before a fatal error (printf debugging is for exactly these runs); the
+  // first 64 KiB in the launch's output order.
+  std::string printf_note() const {
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    const PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
+    if (po.text.empty()) return "";
+    constexpr size_t kShown = 64 << 10;
+    std::string r = fmt::format("\n  device printf output before the error ({} call{}):\n", po.records,
+                                po.records == 1 ? "" : "s");
+    r += po.text.substr(0, kShown);
+    if (po.text.size() > kShown) r += fmt::format("\n  ... {} more bytes", po.text.size() - kShown);
+    return r;
+  }
+
   std::string where_warps_are() const {
     std::string r;
     size_t shown = 0;
@@ -193,9 +274,22 @@ class LaunchRun {
           if (++shown > 4) return r + "\n  ...";
           r += fmt::format("\n  {}:", c->name());
           for (auto& w : c->warps())
-            if (!w->done()) r += fmt::format("\n{}", w->describe(*L_.prog, L_));
+            if (!w->done()) r += fmt::format("\n{}{}", w->describe(*L_.prog, L_), loop_of(*w));
         }
     return r;
+  }
+
+  // "\n      looping: x.ptx:12-15 (...)" for a warp whose last backward branch is known.
+  std::string loop_of(const Warp& w) const {
+    if (w.loop_from() > w.loop_to()) return "";
+    const Program& p = *L_.prog;
+    auto line = [&](uint32_t pc) -> uint32_t {
+      if (pc >= p.code.size()) return 0;
+      const SourceRef& s = p.sources[p.code[pc].src];
+      return p.module->functions[s.function].instrs[s.instr].loc.line;
+    };
+    return fmt::format("\n      its last loop: {}:{}-{} (the branch at line {} goes back to line {})", L_.ptx_name,
+                       line(w.loop_from()), line(w.loop_to()), line(w.loop_to()), line(w.loop_from()));
   }
 
   std::string watchdog(uint64_t total) const {
@@ -205,13 +299,33 @@ class LaunchRun {
         L_.kernel, total, max_steps_, where_warps_are());
   }
 
+  std::string watchdog_warp(const Warp& w, uint64_t total) const {
+    const Dim3 c = w.cta().ctaid();
+    return fmt::format(
+        "kernel {}: watchdog: warp {} of CTA ({},{},{}) executed {} instructions, over the per-warp limit of {} "
+        "(DeviceOptions::max_warp_steps, --max-steps; {} warp-instructions in all): the kernel probably loops "
+        "forever. Where the warps are:{}",
+        L_.kernel, w.id(), c.x, c.y, c.z, w.issued(), L_.max_warp_steps, total, where_warps_are());
+  }
+
+  std::string wall_limit(double secs, uint64_t total) const {
+    return fmt::format(
+        "kernel {}: watchdog: still running after {:.1f} s of wall time, over the limit of {} s (DeviceOptions::"
+        "max_seconds, --max-seconds; {} warp-instructions executed). Where the warps are:{}",
+        L_.kernel, secs, opts_.max_seconds, total, where_warps_are());
+  }
+
   std::string deadlock() const {
-    std::string r;
-    for (auto& p : parts_) r += p->describe_blocked();
+    std::vector<const Cta*> ctas;
+    for (auto& p : parts_)
+      for (auto& sm : p->sms())
+        for (auto& c : sm->ctas())
+          if (!c->done()) ctas.push_back(c.get());
+    const std::string r = deadlock_report(ctas, L_);
     return fmt::format(
         "kernel {}: deadlock: every remaining warp waits and nothing can wake it: no warp can make progress and no "
         "asynchronous operation is in flight (a barrier that some threads never reach, an mbarrier phase that "
-        "misses arrivals or transaction bytes, a wait on the wrong parity?). Who waits on what:{}",
+        "misses arrivals or transaction bytes, a wait on the wrong parity?).{}",
         L_.kernel, r);
   }
 
@@ -219,7 +333,7 @@ class LaunchRun {
   ThreadPool& pool_;
   const DeviceOptions& opts_;
   std::vector<std::unique_ptr<Partition>> parts_;
-  std::vector<std::pair<Partition*, Sm*>> order_;
+  uint32_t per_sm_cap_ = 0;
   size_t rr_ = 0;
   uint32_t next_cluster_ = 0, clusters_total_ = 0;
   uint64_t max_steps_ = 0;

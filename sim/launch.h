@@ -19,7 +19,12 @@
 namespace tcsim::sim {
 
 inline constexpr uint64_t kQuantum = 512;  // cycles; also the cross-GPC visibility latency
-inline constexpr uint64_t kDefaultMaxSteps = 1'000'000'000;  // warp-instructions
+// Default watchdog (DeviceOptions::max_steps / max_warp_steps): 2^28 warp-instructions in all
+// (about 15 s of simulation on one core), or 2^24 by one warp (about 1 s for a plain spin loop,
+// 5 s for a nanosleep polling loop). The largest committed kernels stay far below both: the
+// warp-specialised GEMM of kernels/tcgen05 executes under 3 million warp-instructions.
+inline constexpr uint64_t kDefaultMaxSteps = uint64_t{1} << 28;
+inline constexpr uint64_t kDefaultMaxWarpSteps = uint64_t{1} << 24;
 
 LaunchResult run_launch(LaunchState& L, ThreadPool& pool, const DeviceOptions& opts);
 

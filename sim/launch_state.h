@@ -5,16 +5,21 @@
 #include <vector>
 
 #include "sim/api.h"
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
+#include "models/machine/shared_memory.h"
 #include "sim/memory/global_memory.h"
 #include "sim/program.h"
 
 namespace tcsim::sim {
 
+using models::MachineConfig;
+using models::kMaxRegisterBytesPerSm;
+
 struct LaunchState {
   const Program* prog = nullptr;
   LaunchConfig cfg;
   const MachineConfig* machine = nullptr;
+  models::SmemLayout smem;                     // every CTA's shared memory (models/machine/shared_memory.h)
   isa::Arch arch = isa::Arch::Sm100a;          // the modelled architecture (tensor-map rules: TMA)
   GlobalMemory* gm = nullptr;                  // read-only during a quantum
   std::vector<uint8_t> params;                 // kernel parameter buffer
@@ -26,6 +31,7 @@ struct LaunchState {
   Dim3 cluster;                                // cluster dims (1,1,1 when none)
   bool explicit_cluster = false;
   bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
+  uint64_t max_warp_steps = ~uint64_t{0};      // per-warp watchdog (DeviceOptions::max_warp_steps)
   uint64_t schedule_seed = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include "isa/ptx/cfg.h"
 #include "isa/ptx/dump.h"
+#include "models/machine/machine_config.h"
 #include "sim/address_space.h"
 #include "sim/api.h"
 #include "sim/exec/bind.h"
@@ -47,6 +48,24 @@ void BindCtx::not_implemented(const std::string& why) {
   prog.notes.push_back(why);
 }
 
+isa::ptx::Type BindCtx::need_type(std::initializer_list<Type> allowed) const {
+  const Type t = type(0);
+  for (Type a : allowed)
+    if (a == t) return t;
+  std::string legal;
+  bool optional = false;
+  for (Type a : allowed) {
+    if (a == Type::None) {
+      optional = true;
+      continue;
+    }
+    legal += fmt::format("{}.{}", legal.empty() ? "" : " or ", type_name(a));
+  }
+  fail(t == Type::None ? fmt::format("the type suffix is missing (the form takes {})", legal)
+                       : fmt::format("type .{} is not legal here (the form takes {}{})", type_name(t), legal,
+                                     optional ? ", or no type" : ""));
+}
+
 const Operand& BindCtx::operand(int i) const {
   if (i >= static_cast<int>(in.ops.size())) fail(fmt::format("missing operand {}", i + 1));
   return in.ops[i];
@@ -81,6 +100,15 @@ Ref BindCtx::dst_of(const Operand& o, int bits, bool wider_ok) const {
 
 Ref BindCtx::dst(int i, int bits, bool wider_ok) const { return dst_of(operand(i), bits, wider_ok); }
 
+Ref BindCtx::shared_value(uint32_t offset, int bits) {
+  const uint8_t w = static_cast<uint8_t>(bits);
+  for (const Program::SharedValueSlot& v : prog.smem_value_slots)
+    if (v.offset == offset && v.bits == w) return v.slot;
+  const Ref slot = prog.num_slots++;
+  prog.smem_value_slots.push_back({slot, offset, w});
+  return slot;
+}
+
 Ref BindCtx::imm(uint64_t bits) {
   const uint32_t idx = static_cast<uint32_t>(prog.imm_pool.size() / 32);
   prog.imm_pool.insert(prog.imm_pool.end(), 32, bits);
@@ -107,6 +135,7 @@ Ref BindCtx::src_of(const Operand& o, Type t, bool wider_ok) {
     case OperandKind::Reg: {
       if (o.negate) fail("'!' is only allowed on predicate operands");
       if (is_pred_reg(o)) fail(fmt::format("source {} is a .pred register", f.regs[o.reg].name));
+      check_reg_kind(o, t, "source");
       const int rb = reg_bits(o);
       if (rb != bits && !(wider_ok && rb > bits) && !(bits == 8 && rb == 16))
         fail(fmt::format("register {} is {}-bit, the instruction needs a {}-bit value", f.regs[o.reg].name, rb, bits));
@@ -114,6 +143,25 @@ Ref BindCtx::src_of(const Operand& o, Type t, bool wider_ok) {
     }
     case OperandKind::Imm: {
       uint64_t v = static_cast<uint64_t>(o.imm);
+      // Immediate kinds (ptxas: "Arguments mismatch"): integer types take integer literals only; bit
+      // types also take a floating-point constant of their own width: 0fXXXXXXXX for .b32, 0d... or
+      // a decimal literal (an f64 value, PTX ISA §4.5.2 "Floating-Point Constants") for .b64.
+      if (o.imm_kind == ImmKind::Int && is_half(t))
+        fail(fmt::format("an integer immediate for a .{} operand (half-precision operands take registers)",
+                         type_name(t)));
+      if (o.imm_kind != ImmKind::Int) {
+        const TypeKind k = type_kind(t);
+        if (k == TypeKind::Pred) fail("a floating-point immediate where a predicate value is expected");
+        if (is_half(t)) fail(fmt::format("an immediate for a .{} operand (half-precision operands take registers)",
+                                         type_name(t)));
+        if (k == TypeKind::Signed || k == TypeKind::Unsigned)
+          fail(fmt::format("a floating-point immediate where a .{} integer is expected", type_name(t)));
+        if (k == TypeKind::Bit && (o.imm_kind == ImmKind::F32 ? 32 : 64) != type_bits(t))
+          fail(fmt::format("a {} immediate for a .{} operand (a bit type takes an integer, or a floating-point "
+                           "constant of its own width: 0f for 32 bits, 0d or a decimal for 64)",
+                           o.imm_decimal ? "decimal floating-point" : "floating-point bit-pattern",
+                           type_name(t)));
+      }
       if (is_float(t) && (t == Type::F32 || t == Type::F64)) {
         if (o.imm_kind == ImmKind::Int) {
           fail("an integer immediate where a floating-point value is expected (write 0fXXXXXXXX or a decimal with a '.')");
@@ -143,8 +191,8 @@ Ref BindCtx::src_of(const Operand& o, Type t, bool wider_ok) {
       const SymLoc& l = t_.sym[o.index];
       switch (l.kind) {
         case SymLoc::Global:
-        case SymLoc::Shared:
         case SymLoc::KernelParam: return imm(truncate_to(t, static_cast<uint64_t>(l.off + o.imm)));
+        case SymLoc::Shared: return shared_value(static_cast<uint32_t>(l.off + o.imm), type_bits(t));
         case SymLoc::Frame:
           fail(fmt::format("the address of {} is per thread; only mov can take it", m.symbols[o.index].name));
         case SymLoc::None: break;
@@ -159,6 +207,23 @@ Ref BindCtx::src_of(const Operand& o, Type t, bool wider_ok) {
 }
 
 Ref BindCtx::src(int i, Type t, bool wider_ok) { return src_of(operand(i), t, wider_ok); }
+
+// Register kinds (PTX ISA §9.4 "Type Information for Instructions and Operands", its type-checking
+// rules, confirmed with ptxas: docs/ptxas_differential.md): an integer-typed operand takes a .b, .u or
+// .s register, a .f32/.f64 operand a .b or .f register of the size; .b operands take any kind.
+void BindCtx::check_reg_kind(const Operand& o, Type t, std::string_view role) const {
+  if (o.kind != OperandKind::Reg) return;
+  const Type rt = f.regs[o.reg].type;
+  const TypeKind want = type_kind(t), have = type_kind(rt);
+  bool ok = true;
+  if (want == TypeKind::Signed || want == TypeKind::Unsigned) ok = have != TypeKind::Float;
+  else if (t == Type::F32 || t == Type::F64) ok = have == TypeKind::Bit || have == TypeKind::Float;
+  if (!ok)
+    fail(fmt::format("{} {} is a .{} register; a .{} operand needs a .b{}, {} register", role, f.regs[o.reg].name,
+                     type_name(rt), type_name(t), type_bits(t),
+                     want == TypeKind::Float ? fmt::format(".f{}", type_bits(t))
+                                             : fmt::format(".u{0} or .s{0}", type_bits(t))));
+}
 
 Ref BindCtx::pred_dst_of(const Operand& o) const {
   if (o.kind == OperandKind::Sink) return 0;
@@ -207,6 +272,13 @@ ExecOperand BindCtx::address(int i, Space space) const {
     e.ref = t_.reg_slot[fidx_][base->reg];
     e.reg_bits = static_cast<uint8_t>(reg_bits(*base));
     if (e.reg_bits < 32) fail("an address register must be 32 or 64 bits wide");
+    // With .address_size 64 generic and global addresses are 64-bit (ptxas: "Program uses 32-bit
+    // address ... conflicting with .address_size 64"); shared-window offsets may be 32-bit.
+    const Family fam = op_info(in.op).family;  // memory accesses; tcgen05 takes 32-bit TMEM addresses
+    if (e.reg_bits == 32 && (space == Space::Generic || space == Space::Global) &&
+        (fam == Family::load_store || fam == Family::atomic || fam == Family::mbarrier))
+      fail(fmt::format("{} is a 32-bit register; a {} address is 64 bits wide (.address_size 64)",
+                       f.regs[base->reg].name, space == Space::Generic ? "generic" : ".global"));
     return e;
   }
   if (base->kind != OperandKind::Symbol) fail("a memory operand's base must be a register or a variable");
@@ -226,11 +298,14 @@ ExecOperand BindCtx::address(int i, Space space) const {
       mismatch();
       break;
     case SymLoc::Shared:
+      // The CTA's own rank is added when the address is formed (AddrBase::Shared).
       if (is_shared(space)) {
+        e.base = AddrBase::Shared;
         e.offset += l.off;
         return e;
       }
       if (space == Space::Generic) {
+        e.base = AddrBase::Shared;
         e.offset += static_cast<int64_t>(addr::kSharedWindow) + l.off;
         return e;
       }
@@ -241,10 +316,12 @@ ExecOperand BindCtx::address(int i, Space space) const {
         e.offset += l.off;
         return e;
       }
-      if (space == Space::Generic) {
-        e.offset += static_cast<int64_t>(addr::kParamWindow) + l.off;
-        return e;
-      }
+      // A kernel parameter is named only by ld.param (PTX ISA §5.1.6.1 "Kernel Function
+      // Parameters"); a generic ld/st of its name is ptxas's "State space mismatch". Its generic
+      // address comes from cvta.param or mov, through a register.
+      if (space == Space::Generic)
+        fail(fmt::format("kernel parameter '{}' is in .param: a generic access cannot name it (use ld.param, or take "
+                         "a generic address with cvta.param)", s.name));
       mismatch();
       break;
     case SymLoc::Frame:
@@ -253,6 +330,10 @@ ExecOperand BindCtx::address(int i, Space space) const {
         e.offset += l.off;
         return e;
       }
+      // Function and call parameters are named by ld.param/st.param only, like kernel parameters.
+      if (space == Space::Generic && s.space == Space::Param)
+        fail(fmt::format("parameter '{}' is in .param: a generic access cannot name it (use ld.param/st.param)",
+                         s.name));
       if (space == Space::Generic) {
         e.offset += static_cast<int64_t>(addr::kLocalWindow) + l.off;
         return e;
@@ -262,6 +343,63 @@ ExecOperand BindCtx::address(int i, Space space) const {
     case SymLoc::None: break;
   }
   fail(fmt::format("variable '{}' has no address", s.name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed modifier categories a family's forms can carry. BindCtx::only_mods checks the untyped
+// modifiers; the typed ones (rounding, comparison, state space, memory semantics, scope, vector)
+// land in Instr fields, and a family that has no such field in its syntax never looks at them, so
+// `shl.rp.b32`, `mul.lo.v4.s32`, `ret.gpu` or `add.s64.volatile` would run with the modifier ignored.
+// ptxas rejects them. Families absent here are not restricted (their binders check their forms).
+
+namespace {
+uint32_t category_bit(ModCategory c) { return 1u << static_cast<uint32_t>(c); }
+
+// Bit set of the typed categories family f's syntax lines allow (PTX ISA §9.7, per family).
+// Rounding and comparison modifiers belong to a few families only; the others default to every
+// category but those two (their binders check spaces, semantics, scopes and vectors).
+uint32_t typed_categories(Family f) {
+  const uint32_t R = category_bit(ModCategory::Rounding), C = category_bit(ModCategory::Cmp),
+                 S = category_bit(ModCategory::Space), M = category_bit(ModCategory::Sem),
+                 O = category_bit(ModCategory::Scope), V = category_bit(ModCategory::Vec);
+  switch (f) {
+    case Family::int_arith:
+    case Family::int_bits:
+    case Family::int_dot:
+    case Family::ext_precision:
+    case Family::logic_shift:
+    case Family::prmt:
+    case Family::shfl:
+    case Family::vote:
+    case Family::warp_misc:
+    case Family::misc:
+    case Family::control_flow:
+    case Family::float_approx: return 0;
+    case Family::float_arith:
+    case Family::float_div_sqrt:
+    case Family::convert: return R;
+    case Family::half_arith: return R | C;  // setp/set of half types ride on this family
+    case Family::compare_select:
+    case Family::video: return C;
+    case Family::data_move: return S;  // cvta, isspacep
+    case Family::load_store:
+    case Family::atomic: return S | M | O | V;
+    case Family::fence:
+    case Family::mbarrier: return S | M | O;
+    case Family::barrier:
+    case Family::cluster_barrier: return M | O;
+    default: return ~(R | C);
+  }
+}
+}  // namespace
+
+void check_typed_modifiers(const BindCtx& b) {
+  const uint32_t allowed = typed_categories(op_info(b.in.op).family);
+  for (Mod md : b.in.mods) {
+    const ModCategory c = mod_info(md).category;
+    if (c == ModCategory::Other || (allowed & category_bit(c))) continue;
+    b.fail(fmt::format("modifier .{} is not valid for this instruction", mod_name(md)));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,16 +619,21 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
     poff += m.symbols[s].size;
   }
   prog.param_bytes = static_cast<uint32_t>(poff);
+  // Shared variables (models/machine/shared_memory.h): after the system reserve, in declaration
+  // order, each at its alignment; an extern array at the end of them, aligned to its own alignment.
+  const uint32_t reserve = models::machine_config(syms.arch).reserved_smem_per_cta;
   uint64_t smem = 0;
-  uint32_t dyn_align = 16;
+  uint32_t ext_align = 0;
+  std::vector<uint32_t> externs;
   auto place_shared = [&](uint32_t sym) {
     const Symbol& s = m.symbols[sym];
     if (s.is_extern || s.unsized) {
-      dyn_align = std::max(dyn_align, s.align);
+      ext_align = std::max(ext_align, std::max<uint32_t>(1, s.align));
+      externs.push_back(sym);
       return;
     }
     smem = align_up(smem, std::max<uint32_t>(1, s.align));
-    tables.sym[sym] = SymLoc{SymLoc::Shared, static_cast<int64_t>(smem)};
+    tables.sym[sym] = SymLoc{SymLoc::Shared, static_cast<int64_t>(reserve + smem)};
     smem += s.size;
   };
   for (size_t s = 0; s < m.symbols.size(); ++s) {
@@ -504,13 +647,9 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
     for (uint32_t s : m.functions[fi].locals)
       if (m.symbols[s].space == Space::Shared) place_shared(s);
   prog.static_smem = static_cast<uint32_t>(smem);
-  prog.dynamic_smem_align = dyn_align;
-  tables.dynamic_smem_base = align_up(smem, dyn_align);
-  for (size_t s = 0; s < m.symbols.size(); ++s) {
-    const Symbol& sy = m.symbols[s];
-    if (sy.space == Space::Shared && (sy.is_extern || sy.unsized))
-      tables.sym[s] = SymLoc{SymLoc::Shared, tables.dynamic_smem_base};
-  }
+  prog.extern_smem_align = ext_align;
+  for (uint32_t s : externs)
+    tables.sym[s] = SymLoc{SymLoc::Shared, static_cast<int64_t>(reserve + align_up(smem, std::max<uint32_t>(1, m.symbols[s].align)))};
 
   // 4. Special registers constant per warp: hidden slots.
   std::vector<bool> used(static_cast<size_t>(SReg::Count_), false);
@@ -549,6 +688,18 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
       if (BindFn bf = binder_for(in.op)) {
         bf(b);
         if (!e.fn) b.fail("internal: the family binder bound no execute function");
+        // The destination's register kind against the instruction type (the binders check widths).
+        if (e.fn != exec_not_implemented && !in.ops.empty() && !op_info(in.op).signature.empty() &&
+            (op_info(in.op).signature[0] == 'd' || op_info(in.op).signature[0] == 'D')) {
+          const Operand& d = in.ops[0];
+          if (d.kind == OperandKind::Reg) b.check_reg_kind(d, in.type(0), "destination");
+          if (d.kind == OperandKind::Vector)
+            for (const Operand& el : d.elems) b.check_reg_kind(el, in.type(0), "destination");
+        }
+        if (e.fn != exec_not_implemented) check_typed_modifiers(b);
+        if (e.fn != exec_not_implemented && in.ntypes > b.types_read())
+          b.fail(fmt::format("unexpected type suffix .{}: this form takes {} type suffix{}",
+                             type_name(in.type(b.types_read())), b.types_read(), b.types_read() == 1 ? "" : "es"));
       } else {
         b.not_implemented("no family implements this instruction yet");
       }

@@ -50,12 +50,12 @@ enum class AddrBase : uint8_t {
   None,   // absolute: offset only ([gvar+4], [sharedvar], [kernel_param])
   Reg,    // register value ([%rd1+8])
   Frame,  // the lane's current local-stack frame base (.local variables, .func/.callsite params)
+  Shared, // the executing CTA's own shared address of offset 0 (rank << 24): [sharedvar+4]
 };
 
 struct ExecOperand {
   Ref ref = 0;              // vector element / base register
   AddrBase base = AddrBase::None;
-  bool is_pred = false;     // vector element that is a predicate
   bool is_sink = false;
   uint8_t reg_bits = 0;     // declared register width (8/16/32/64/128; 1 for .pred)
   int64_t offset = 0;
@@ -115,8 +115,21 @@ struct Program {
   uint32_t num_slots = 1, num_preds = 1;
   std::array<Ref, static_cast<size_t>(isa::ptx::SReg::Count_)> sreg_slot{};  // 0 = unused
   std::vector<isa::ptx::SReg> used_sregs;
-  uint32_t static_smem = 0;     // bytes of static shared memory (incl. demoted function .shared)
-  uint32_t dynamic_smem_align = 16;
+  // Shared memory (models/machine/shared_memory.h): the static variables (demoted function .shared
+  // included) end `static_smem` bytes after the reserve; `extern_smem_align` is the largest
+  // alignment of an extern .shared array of the module (0: none). Together with the launch's
+  // dynamic size they give the CTA's SmemLayout (models::smem_layout, LaunchState::smem).
+  uint32_t static_smem = 0;
+  uint32_t extern_smem_align = 0;
+  // The value of a shared variable (mov r, var; var + imm as an operand) is its offset plus the
+  // executing CTA's rank field: each distinct (offset, width) gets a hidden per-warp slot that
+  // Warp's constructor fills (like the per-warp special registers).
+  struct SharedValueSlot {
+    Ref slot;
+    uint32_t offset;
+    uint8_t bits;
+  };
+  std::vector<SharedValueSlot> smem_value_slots;
   uint32_t param_bytes = 0;     // kernel parameter buffer size
   bool uses_local = false;      // some frame is non-empty: lanes need local memory
   // Some instruction reads or writes shared memory through the async proxy (TMA, bulk copies,

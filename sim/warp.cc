@@ -38,7 +38,7 @@ std::string lane_ranges(uint32_t mask) {
 }  // namespace
 
 Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
-    : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog) {
+    : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog), step_limit_(L.max_warp_steps) {
   const Program& prog = *prog_;
   regs_.assign(size_t{prog.num_slots} * 32, 0);
   preds_.assign(prog.num_preds, 0);
@@ -50,7 +50,6 @@ Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
   // Per-warp-constant special registers live in hidden slots (PTX ISA chapter 10).
   const Dim3 nt = L.cfg.block, nc = L.cfg.grid, cl = L.cluster;
   const Dim3 ctaid = cta.ctaid();
-  const uint32_t smem_static = prog.static_smem;
   for (SReg s : prog.used_sregs) {
     const Ref slot = prog.sreg_slot[static_cast<size_t>(s)];
     if (isa::ptx::sreg_info(s).type == isa::ptx::Type::Pred) {
@@ -100,23 +99,28 @@ Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
         case SReg::lanemask_ge: v = 0xffffffffu << lane; break;
         case SReg::lanemask_gt: v = lane == 31 ? 0 : 0xffffffffu << (lane + 1); break;
         case SReg::dynamic_smem_size: v = L.cfg.dynamic_smem_bytes; break;
-        // H200 (kernels/basic special_regs golden): 256 B static + 420 B dynamic -> 768, i.e. the
-        // CTA's shared memory without the reserved 1 KiB, rounded up to 128 B (the allocation
-        // granularity; one data point, 256-B rounding would fit it too). aggr adds the reserve.
-        case SReg::total_smem_size: v = (cta.smem_bytes() - 1024 + 127) / 128 * 128; break;
-        case SReg::aggr_smem_size: v = (cta.smem_bytes() - 1024 + 127) / 128 * 128 + 1024; break;
-        // 1 KiB reserved for system use at the end of the CTA's shared memory (assumed layout).
+        // The H200's values (kernels/cluster smem_sregs_* goldens; models/machine/shared_memory.h):
+        // total = static + dynamic bytes rounded up to 128, aggr = reserve + static + dynamic; the
+        // reserve is [0, 0x400) with begin 0, end 0x120, cap 0x400, and offsets _0 = _1 = 0.
+        case SReg::total_smem_size: v = L.smem.total_smem_size(); break;
+        case SReg::aggr_smem_size: v = L.smem.aggr_smem_size(); break;
         case SReg::reserved_smem_offset_begin:
-        case SReg::reserved_smem_offset_0: v = cta.smem_bytes() - 1024; break;
-        case SReg::reserved_smem_offset_1: v = cta.smem_bytes() - 1024 + 8; break;
-        case SReg::reserved_smem_offset_end: v = cta.smem_bytes(); break;
-        case SReg::reserved_smem_offset_cap: v = 1024; break;
+        case SReg::reserved_smem_offset_0:
+        case SReg::reserved_smem_offset_1: v = 0; break;
+        case SReg::reserved_smem_offset_end: v = L.machine->reserved_smem_end; break;
+        case SReg::reserved_smem_offset_cap: v = L.smem.reserved; break;
         case SReg::current_graph_exec: v = 0; break;
         default: v = 0; break;
       }
       d[lane] = v;
     }
-    (void)smem_static;
+  }
+  // Shared variables' values: offset plus the CTA's own rank field (Program::smem_value_slots).
+  for (const Program::SharedValueSlot& sv : prog.smem_value_slots) {
+    uint64_t v = models::smem_address(cta.cluster_rank(), sv.offset);
+    if (sv.bits < 64) v &= (uint64_t{1} << sv.bits) - 1;
+    uint64_t* d = regs_.data() + uint64_t{sv.slot} * 32;
+    for (uint32_t lane = 0; lane < 32; ++lane) d[lane] = v;
   }
 }
 
@@ -183,7 +187,8 @@ uint8_t Warp::step(ExecCtx& ctx) {
   ctx.mask = mask;
   ctx.group_mask = g->mask;
   ctx.flow = Flow::Next;
-  ++issued_;
+  if (++issued_ > step_limit_) [[unlikely]]
+    ctx.part->note_warp_over_limit(this);  // the launch reports it at the quantum's end
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
   if (reg_watch) [[unlikely]] reg_watch(ctx, in);
   if (mask) in.fn(ctx, in);
@@ -220,6 +225,10 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       break;
     case Flow::Branch: {
       const uint32_t target = ctx.target;
+      if (exec != 0 && target <= pc) {
+        loop_from_ = target;
+        loop_to_ = pc;
+      }
       if (exec == 0) {
         groups_[gi].pc = pc + 1;
       } else if (rest == 0) {
@@ -462,7 +471,7 @@ void Warp::do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
     const FunctionLayout& callee = prog_->funcs[callee_idx];
     if (!callee.has_body)
       ctx.fail(lane, fmt::format("call to '{}', which is declared but not defined in this module "
-                                 "(external functions such as vprintf are not supported)",
+                                 "(of the device runtime's functions tcsim provides vprintf only)",
                                  callee.name));
     if (cs.arg_off.size() != callee.param_off.size())
       ctx.fail(lane, fmt::format("call passes {} parameters but '{}' takes {}", cs.arg_off.size(),

@@ -103,6 +103,10 @@ class Warp {
   void set_ready_at(Cycles t) { ready_at_ = t; }
   Cycles next_wake() const;  // earliest sleeper wake-up (never if none)
   uint64_t issued() const { return issued_; }
+  // The last backward branch the warp took (a loop it runs): pcs of the target and the branch;
+  // `to > from` when none (watchdog reports say which loop a warp spins in).
+  uint32_t loop_from() const { return loop_from_; }
+  uint32_t loop_to() const { return loop_to_; }
   uint64_t thread_instructions() const { return thread_instrs_; }
   const ExecInstr* current() const { return current_; }  // the instruction being executed
 
@@ -164,6 +168,8 @@ class Warp {
   std::array<bool, 16> bar_counted_{};
   Cycles ready_at_;
   uint64_t issued_ = 0;
+  uint64_t step_limit_ = ~uint64_t{0};  // LaunchState::max_warp_steps
+  uint32_t loop_from_ = 1, loop_to_ = 0;
   uint64_t thread_instrs_ = 0;
   const ExecInstr* current_ = nullptr;
 };

@@ -2,7 +2,7 @@
 // layouts of PTX ISA §9.7.16.10.7 ("Block scaling": scale_A is M x SFA_N, scale_B is SFB_M x N,
 // operands [scale-A-tmem] and [scale-B-tmem], the SF-ID fields of the instruction descriptor,
 // Tables 43/44). The figures of §9.7.16.10.7.x are images; the formulas below are the reading
-// docs/tcgen05_layouts.md gives with its sources (CUTLASS's UMMA::tmem_sf_frg and
+// docs/tensor_memory.md §7 gives with its sources (CUTLASS's UMMA::tmem_sf_frg and
 // Sm1xxBlockScaledConfig, DeepGEMM's scale-factor copies, JAX's scales_layout), which agree.
 //
 // Model: each 32-lane sub-partition q of TMEM computes its part of D (the data-path layout,

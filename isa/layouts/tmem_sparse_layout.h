@@ -14,7 +14,7 @@
 // Other nibbles are undefined behaviour; the simulator computes with the indices as written (the
 // two kept values at the positions their indices name) and reports them.
 //
-// Placement in TMEM (the figures of §9.7.16.10.8.4-5 are images; docs/tcgen05_layouts.md gives the
+// Placement in TMEM (the figures of §9.7.16.10.8.4-5 are images; docs/tensor_memory.md §8 gives the
 // sources, JAX's format_tcgen05_sparse_metadata for the 8- and 16-bit cases, which it runs on
 // B200). Per MMA a row has 8 nibbles (f16, tf32: one 32-bit column, at [sp-meta-tmem]'s column +
 // the sparsity selector) or 16 (the 8-bit and 4-bit kinds: two columns, selector 0). For row m of

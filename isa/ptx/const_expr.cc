@@ -63,7 +63,8 @@ ConstValue Parser::parse_const() {
   struct Climber {
     Parser& p;
     ConstValue unary() {
-      const Token& t = p.peek();
+      const Token t = p.peek();  // a copy: take() below pops the token a reference would point to
+      const Parser::Nest nest(p, t);
       if (t.is('-') || t.is('~') || t.is('!')) {
         char op = t.text[0];
         p.take();
@@ -111,6 +112,7 @@ ConstValue Parser::parse_const() {
           std::string buf(s);
           double d = std::strtod(buf.c_str(), nullptr);
           v.kind = ImmKind::F64;
+          v.decimal = true;
           std::memcpy(&v.bits, &d, 8);
         }
         return v;

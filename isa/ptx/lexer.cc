@@ -61,6 +61,11 @@ Token Lexer::next() {
   auto finish = [&](Tok k) {
     t.kind = k;
     t.text = src_.substr(start, pos_ - start);
+    if (t.text.size() > kMaxTokenLength) {
+      t.kind = Tok::Error;
+      t.too_long = true;
+      t.text = t.text.substr(0, 64);
+    }
     return t;
   };
   if (ident_start(c) && !(c == '%' && !ident_char(peek(1)))) {

@@ -19,8 +19,14 @@ enum class Tok : uint8_t {
   Error,    // a character that starts no token
 };
 
+// The longest token the lexer returns (identifiers, literals, strings): the longest mangled names
+// nvcc emits for template-heavy kernels are a few thousand characters. Longer: a Tok::Error token
+// with `too_long` set (the parser reports it), never a megabyte-long name in the IR or a message.
+inline constexpr size_t kMaxTokenLength = 65536;
+
 struct Token {
   Tok kind = Tok::End;
+  bool too_long = false;  // Tok::Error: the token exceeds kMaxTokenLength (text is its first part)
   std::string_view text;
   uint32_t line = 0, col = 0;
   bool is(char c) const { return kind == Tok::Punct && text.size() == 1 && text[0] == c; }

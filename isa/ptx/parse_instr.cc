@@ -154,6 +154,7 @@ void Parser::parse_selector(Operand& o) {
 
 Operand Parser::parse_operand(Function& f, uint32_t instr_index, std::vector<int> path) {
   const Token t = peek();
+  const Nest nest(*this, t);
   Operand o;
   o.loc = {t.line, t.col};
   if (t.is('!')) {
@@ -212,6 +213,7 @@ Operand Parser::parse_operand(Function& f, uint32_t instr_index, std::vector<int
     ConstValue v = parse_const();
     o.kind = OperandKind::Imm;
     o.imm_kind = v.kind;
+    o.imm_decimal = v.decimal;
     o.imm = v.bits;
   } else {
     fail(t, "expected an operand");

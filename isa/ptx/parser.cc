@@ -9,13 +9,14 @@
 
 #include <fmt/format.h>
 
+#include "isa/printable.h"
 #include "isa/ptx/parser_impl.h"
 
 namespace tcsim::isa::ptx {
 namespace detail {
 namespace {
 
-std::string quoted(std::string_view s) { return fmt::format("'{}'", s); }
+std::string quoted(std::string_view s) { return fmt::format("'{}'", printable_token(s)); }
 
 std::optional<Space> space_word(std::string_view w) {
   if (w == ".global") return Space::Global;
@@ -47,7 +48,13 @@ Parser::Parser(std::string_view text, std::string source_name)
 }
 
 const Token& Parser::peek(size_t k) {
-  while (la_.size() <= k) la_.push_back(lex_.next());
+  while (la_.size() <= k) {
+    la_.push_back(lex_.next());
+    if (la_.back().too_long) {
+      const Token t = la_.back();
+      fail(t, fmt::format("a token longer than {} characters", kMaxTokenLength));
+    }
+  }
   return la_[k];
 }
 
@@ -321,11 +328,16 @@ uint32_t Parser::parse_var(Linkage linkage, Space space, int32_t function, Param
       s.unsized = true;
       continue;
     }
+    const Token at = peek();
     int64_t n = parse_int_expr("array size");
-    if (n < 0) fail_here("negative array size");
+    if (n < 0) fail(at, "negative array size");
+    if (n != 0 && count > kMaxVariableBytes / elem_size / static_cast<uint64_t>(n))
+      fail(at, fmt::format("the array is larger than {} bytes", kMaxVariableBytes));
     count *= static_cast<uint64_t>(n);
     expect(']', "array size");
   }
+  if ((space == Space::Shared || space == Space::Local || space == Space::Param) && elem_size * count > UINT32_MAX)
+    fail(name_tok, fmt::format("a .{} variable of {} bytes (at most 4 GiB)", space_name(space), elem_size * count));
   s.size = s.unsized ? (count > 1 ? elem_size * count : 0) : elem_size * count;
   if (s.unsized && count == 1) s.size = 0;
   if (peek().is('<')) fail_here("a parameterized name <N> is only allowed in .reg declarations");
@@ -360,6 +372,9 @@ void Parser::parse_initializer(Symbol& s) {
   // generic(sym)) for pointer-sized elements (PTX ISA §5.4.4).
   const int esize = std::max(1, type_bits(s.type) / 8);
   if (s.size == 0 && s.unsized) fail_here("an unsized array cannot have an initializer");
+  if (s.size > kMaxInitializedBytes)
+    fail_here(fmt::format("'{}' has {} bytes; a variable with an initializer may have at most {}", s.name, s.size,
+                          kMaxInitializedBytes));
   s.init.assign(s.size, 0);
   uint64_t off = 0;
   auto element = [&]() {
@@ -417,6 +432,7 @@ void Parser::parse_initializer(Symbol& s) {
     off += esize;
   };
   std::function<void()> list = [&]() {
+    const Nest nest(*this, peek());
     if (accept('{')) {
       if (!peek().is('}')) {
         do {
@@ -537,13 +553,17 @@ void Parser::parse_reg_decl(Function& f) {
     if (accept('<')) {
       int64_t n = parse_int_expr("register count");
       expect('>', "parameterized register name");
-      if (n < 0 || n > (1 << 24)) fail(name, "register count out of range");
+      if (n < 0 || static_cast<uint64_t>(n) > kMaxRegistersPerFunction - f.regs.size())
+        fail(name, fmt::format("register count {} out of range (a function may declare at most {} registers)", n,
+                               kMaxRegistersPerFunction));
       for (int64_t i = 0; i < n; ++i) {
         std::string rn = std::string(name.text) + std::to_string(i);
         scopes_.back().regs[rn] = static_cast<RegId>(f.regs.size());
         f.regs.push_back({std::move(rn), type});
       }
     } else {
+      if (f.regs.size() >= kMaxRegistersPerFunction)
+        fail(name, fmt::format("too many registers (a function may declare at most {})", kMaxRegistersPerFunction));
       scopes_.back().regs[std::string(name.text)] = static_cast<RegId>(f.regs.size());
       f.regs.push_back({std::string(name.text), type});
     }

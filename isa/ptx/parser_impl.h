@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "isa/ptx/ir.h"
 #include "isa/ptx/lexer.h"
 
@@ -27,9 +29,22 @@ struct PendingName {
 // A parsed constant: integer, or a float literal (bit pattern of the given kind).
 struct ConstValue {
   ImmKind kind = ImmKind::Int;
+  bool decimal = false;  // written in decimal (1.5), not as 0f/0d bits
   int64_t bits = 0;
   double as_double() const;
 };
+
+// Limits on what the parser builds, so that hostile input gets one error line instead of a stack
+// overflow or an allocation the host cannot make (docs/hostile_input.md):
+// nesting of constant expressions, operands ({...}, (...), !, -, a|b) and initializer lists.
+inline constexpr int kMaxNesting = 256;
+// Registers one function may declare (a %r<N> declaration counts N): 2^20 virtual registers is
+// ten times the most nvcc emits for the largest kernels in kernels/.
+inline constexpr uint64_t kMaxRegistersPerFunction = uint64_t{1} << 20;
+// A variable's size (bytes): .global/.const data lives in the simulated device memory.
+inline constexpr uint64_t kMaxVariableBytes = uint64_t{1} << 40;
+// A variable with an initializer: its bytes are built in host memory while parsing.
+inline constexpr uint64_t kMaxInitializedBytes = uint64_t{256} << 20;
 
 class Parser {
  public:
@@ -45,6 +60,21 @@ class Parser {
   std::string_view expect_ident(std::string_view context);
   [[noreturn]] void fail(const Token& at, const std::string& what);
   [[noreturn]] void fail_here(const std::string& what) { fail(peek(), what); }
+
+  // One level of nesting (constant expression, operand, initializer list) for as long as it lives.
+  class Nest {
+   public:
+    Nest(Parser& p, const Token& at) : p_(p) {
+      if (++p_.depth_ > kMaxNesting)
+        p_.fail(at, fmt::format("nesting deeper than {} levels", kMaxNesting));
+    }
+    ~Nest() { --p_.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser& p_;
+  };
 
   // Constant expressions (const_expr.cc).
   ConstValue parse_const();
@@ -90,6 +120,7 @@ class Parser {
   int64_t find_scoped_symbol(std::string_view name) const;  // -1 if none
 
   Lexer lex_;
+  int depth_ = 0;  // current nesting (Nest)
   std::deque<Token> la_;
   std::string source_name_;
   Module m_;

@@ -4,7 +4,7 @@
 An independent model, written from the PTX ISA and the kernels' own headers, of what each golden
 kernel of kernels/tma and kernels/cluster must output. It shares no code with tcsim: it rebuilds
 the inputs with the launch spec's documented generator (docs/launch_spec.md "Initialisation") and
-applies the TMA layout model of shared/ref/tma-mbarrier.md §3.1/§4.4 (box rows dimension 0
+applies the TMA layout model of docs/tma_and_mbarrier.md §2 (box rows dimension 0
 fastest, swizzle XOR on the absolute shared address) with the facts the H200 settled (FACTS below,
 README.md "Facts settled on the H200": rows narrower than the swizzle span padded to it, the OOB
 NaN pattern, TMA stores in 16-byte granules, pending_count, ...).
@@ -659,6 +659,133 @@ def m_elect_sync(spec, bufs):  # FACT elect_lowest
     return {"out": to_bytes(out, 4)}
 
 
+# ---- shared-memory addresses, residency (smem_addr.cu, smem_sregs.cu, coresident.cu) ----
+# The H200's shared-memory address encoding and layout (docs/shared_memory.md): a 32-bit shared
+# address is rank << 24 | offset; the offsets start after a 1 KiB reserve; a generic address is
+# the shared window's high half over the shared address.
+SMEM_RESERVE = 0x400
+
+
+def saddr(rank, off):  # FACT smem_rank_bits
+    return (rank & 0xFF) << 24 | (off & 0xFFFFFF)
+
+
+def smem_words(rank, n, dyn_bytes, offs, dyn_off, static_bytes):
+    """Words 0..39 and 54..55 of smem_addr: offs = offsets of s8, s1, s16, s128, mbar."""
+    o = [0] * 64
+    peer = (rank + 1) % n
+    d = saddr(rank, dyn_off)
+    o[0], o[1] = rank, n
+    for i, off in enumerate(offs):
+        o[2 + i] = saddr(rank, off)
+    o[7] = o[8] = o[10] = d
+    o[9] = 1
+    o[12] = dyn_bytes
+    o[13] = (static_bytes + dyn_bytes + 127) // 128 * 128  # FACT total_smem_size
+    o[14] = SMEM_RESERVE + static_bytes + dyn_bytes  # FACT aggr_smem_size
+    o[15], o[16], o[17], o[18], o[19] = 0, 0x120, 0x400, 0, 0  # FACT reserved_smem_offsets
+    m = saddr(peer, dyn_off)
+    o[20] = o[21] = o[23] = m
+    o[24] = 1
+    o[25], o[26], o[27], o[28] = rank, peer, 0, rank ^ 1
+    o[29], o[30] = rank, peer
+    o[31], o[32], o[33], o[34], o[35], o[36] = 1, 1, int(peer == rank), 1, int(peer == rank), 0  # FACT isspacep
+    o[37] = o[38] = d
+    o[39] = 1
+    o[54] = rank
+    o[55] = offs[3]
+    return o
+
+
+def m_smem_addr(spec, bufs):
+    cs = ctas(spec)
+    dyn = spec.get("dynamic_smem_bytes", 0)
+    out = [0] * (len(cs) * 64)
+    stamp = {g: 0xABC00000 | g << 8 | r for g, _, _, r, _ in cs}
+    member = {(cl, r): g for g, _, cl, r, _ in cs}
+    for g, _, cl, r, n in cs:
+        # s8 0x400, s1 0x408, s16 0x410, s128 0x480, mbar 0x498, recv 0x4c0, dyn 0x4e0 (align 16);
+        # the module's largest extern alignment is 1024 (smem_addr_a1024), so ptxas counts 1024
+        # static bytes.
+        o = smem_words(r, n, dyn, [0x400, 0x408, 0x410, 0x480, 0x498], 0x4E0, 1024)
+        peer, left, even = (r + 1) % n, (r + n - 1) % n, r & ~1
+        o[40] = stamp[member[(cl, peer)]]
+        o[41] = stamp[member[(cl, even)]]
+        o[42] = stamp[member[(cl, peer)]]
+        o[43] = stamp[member[(cl, left)]]
+        o[44] = 2 if r % 2 == 0 else 0
+        if r & 1:
+            o[45] = o[47] = o[52] = 2
+        else:
+            odd = stamp[member[(cl, r + 1)]]
+            o[45], o[47], o[52] = 1, 1, 1
+            o[48:52] = [odd, odd + 1, odd + 2, odd + 3]
+            o[53] = odd ^ 0x5555
+        o[46] = 1 if r == 0 else 2
+        out[g * 64:(g + 1) * 64] = o
+    return {"out": to_bytes(out, 4)}
+
+
+def m_smem_addr_a1024(spec, bufs):
+    cs = ctas(spec)
+    dyn = spec.get("dynamic_smem_bytes", 0)
+    out = [0] * (len(cs) * 64)
+    for g, _, cl, r, n in cs:
+        # dyn1024 (align 1024) at 0x400 + align_up(0xb8, 1024) = 0x800.
+        out[g * 64:(g + 1) * 64] = smem_words(r, n, dyn, [0x400, 0x408, 0x410, 0x480, 0x498], 0x800, 1024)
+    return {"out": to_bytes(out, 4)}
+
+
+def m_smem_probe(spec, bufs):
+    mode = scal(spec["args"][0])
+    cs = ctas(spec)
+    out = [0] * (len(cs) * 8)
+    for g, _, cl, r, n in cs:
+        o = [0] * 8
+        own = saddr(r, 0x400)
+        if mode == 2:  # generic load through window | (own ^ 1 << 24): the peer's stamp
+            o[0] = 0x5A000000 | (r ^ 1)
+        elif mode == 5:  # mapa / getctarank without range checks  # FACT mapa_no_range_check
+            o[0:7] = [saddr(2, 0x400), saddr(16, 0x400), saddr(17, 0x400), saddr(255, 0x400), 0x0F, 0x1F, 0xFF]
+        elif mode == 7:  # isspacep of a peer's / a non-existent rank's generic address
+            o[0:6] = [0, 1, 0, 0, 1, 0]
+        elif mode == 9:  # generic mbarrier.arrive by rank 1 onto rank 0's barrier
+            o[0] = 1 if r == 0 else 0
+        del own
+        out[g * 8:(g + 1) * 8] = o
+    return {"out": to_bytes(out, 4)}
+
+
+def m_smem_sregs(spec, bufs):
+    st = int(spec["kernel"].rsplit("_s", 1)[1])
+    static_bytes = (st + 15) // 16 * 16  # the module's extern array is 16-aligned
+    dyn = spec.get("dynamic_smem_bytes", 0)
+    cs = ctas(spec)
+    out = [0] * (len(cs) * 16)
+    for g, _, cl, r, n in cs:
+        o = [0] * 16
+        o[0] = dyn
+        o[1] = (static_bytes + dyn + 127) // 128 * 128
+        o[2] = SMEM_RESERVE + static_bytes + dyn
+        o[3:8] = [0, 0x120, 0x400, 0, 0]
+        o[8] = saddr(r, 0x400) if st else 0
+        o[9] = saddr(r, SMEM_RESERVE + static_bytes)
+        o[10] = n
+        out[g * 16:(g + 1) * 16] = o
+    return {"out": to_bytes(out, 4)}
+
+
+def m_peer_bit_tma(spec, bufs):  # each CTA g copies rows [8g, 8g + 8); every pair's leader saw both halves
+    a = from_bytes(bufs["a"], 4)
+    n = spec["grid"][0]
+    return {"out": to_bytes(a[:n * 256], 4), "done": to_bytes([1] * (n // 2), 4)}
+
+
+def m_coresident(spec, bufs):  # every CTA of a grid that fits at once sees all the others
+    n = spec["grid"][0]
+    return {"counter": to_bytes([n], 4), "seen": to_bytes([1] * n, 4)}
+
+
 MODELS = {
     "tma_load_1d": m_tma_load, "tma_load_2d": m_tma_load, "tma_load_3d": m_tma_load, "tma_load_4d": m_tma_load,
     "tma_load_5d": m_tma_load, "tma_smem_image_2d": m_smem_image, "tma_smem_image_3d": m_smem_image,
@@ -669,6 +796,9 @@ MODELS = {
     "tensormap_replace": m_tensormap_replace, "cuda_barrier_tma": m_cuda_barrier_tma,
     "dsmem_exchange": m_dsmem_exchange, "dsmem_bulk": m_dsmem_bulk, "cluster_barrier": m_cluster_barrier,
     "multicast_pipeline": m_multicast_pipeline, "elect_sync": m_elect_sync,
+    "smem_addr": m_smem_addr, "smem_addr_a1024": m_smem_addr_a1024, "smem_probe": m_smem_probe,
+    "coresident": m_coresident, "peer_bit_tma": m_peer_bit_tma,
+    **{f"smem_sregs_s{st}": m_smem_sregs for st in (0, 224, 1000, 1100, 3000)},
 }
 
 

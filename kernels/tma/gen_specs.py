@@ -472,7 +472,7 @@ def footprint_specs():
 
 def tensor_map_edges():
     """One spec whose tensor maps are the edge cases of cuTensorMapEncodeTiled's rules, each with the
-    verdict our reading of the driver documentation (shared/ref/tma-mbarrier.md §3.2) predicts.
+    verdict our reading of the driver documentation (docs/tma_and_mbarrier.md §1) predicts.
     Run with `tcsim-hw check-tensor-map` on the H200, and with tcsim's validation; compare."""
     maps = {}
     expect = {}
@@ -606,6 +606,17 @@ def tensor_map_edges():
 # kernels/cluster
 
 
+# smem_addr.cu smem_probe: the modes whose run ends normally on the H200, and those that fault there
+# (kernels/probes/results/h200-2026-12-01-machine/smem_probe_faults.txt): a .shared::cta access
+# through another rank's address (0 ld, 1 st, 4 mbarrier.arrive, 6 red, 8 plain ld.shared) and a
+# .shared::cluster access to a rank outside the cluster (3).
+SMEM_PROBE_OK = (2, 5, 7, 9)
+# Specs that run their kernel's sm_100a PTX on sm_100a (an sm_100a-only instruction form; tcsim alone
+# runs them, judged by expect.py's model): check_specs.py.
+SM100_ONLY_SPECS = ("peer_bit_tma_sm100.json",)
+SMEM_PROBE_FAULTS = (0, 1, 3, 4, 6, 8)
+
+
 def cluster_specs():
     out = {}
 
@@ -665,6 +676,63 @@ def cluster_specs():
     mp("multicast_pipeline_2cta.json", [4, 1, 1], [2, 1, 1], 6)
     mp("multicast_pipeline_4cta.json", [4, 1, 1], [4, 1, 1], 6)
 
+    # Shared-memory addresses rank by rank (smem_addr.cu; docs/shared_memory.md).
+    def sa(name, kernel, grid, cluster, dyn):
+        ncta = grid[0] * grid[1] * grid[2]
+        out[name] = spec("smem_addr.sm_90a.ptx", kernel, grid, [64, 1, 1],
+                         {"out": buf("u32", [ncta, 64], fill(0))}, [B("out")], ["out"], cluster=cluster, dyn=dyn,
+                         comment=f"shared-memory address encoding, cluster {cluster}")
+
+    sa("smem_addr_c2.json", "smem_addr", [4, 1, 1], [2, 1, 1], 2000)
+    sa("smem_addr_c4.json", "smem_addr", [8, 1, 1], [4, 1, 1], 2000)
+    sa("smem_addr_c8.json", "smem_addr", [8, 1, 1], [8, 1, 1], 2000)
+    sa("smem_addr_c16.json", "smem_addr", [16, 1, 1], [16, 1, 1], 2000)
+    sa("smem_addr_2x2.json", "smem_addr", [4, 2, 1], [2, 2, 1], 2000)
+    sa("smem_addr_a1024.json", "smem_addr_a1024", [4, 1, 1], [2, 1, 1], 3000)
+    # The modes the H200 ran to the end (the others fault: bad_specs()).
+    for mode in SMEM_PROBE_OK:
+        out[f"smem_probe_m{mode}.json"] = spec(
+            "smem_addr.sm_90a.ptx", "smem_probe", [2, 1, 1], [32, 1, 1], {"out": buf("u32", [2, 8], fill(0))},
+            [u32(mode), B("out")], ["out"], cluster=[2, 1, 1],
+            comment=f"one questionable shared-memory access (smem_addr.cu smem_probe mode {mode})")
+
+    # As many clusters as the H200 runs at once (coresident.cu): cudaOccupancyMaxActiveClusters(k)
+    # with one CTA per SM (227 KiB of dynamic shared memory), measured on the H200 on 2026-12-01
+    # (kernels/probes/results/h200-2026-12-01-machine/machine_shape.txt, the OCC block=128 dyn=232448 rows).
+    h200_max_active_clusters = {1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15, 9: 9, 10: 7, 11: 7, 12: 7,
+                                13: 7, 14: 7, 15: 7, 16: 7}
+    for k, m in h200_max_active_clusters.items():
+        n = k * m
+        out[f"coresident_c{k}_fit.json"] = spec(
+            "coresident.sm_90a.ptx", "coresident", [n, 1, 1], [32, 1, 1],
+            {"counter": buf("u32", [1], fill(0)), "seen": buf("u32", [n], fill(7))},
+            [B("counter"), B("seen"), u32(n), {"u64": 20000000}], ["counter", "seen"], cluster=[k, 1, 1],
+            dyn=232448, comment=f"{m} clusters of {k}: as many as the H200 holds at once")
+
+    # The shared-memory special registers by static size, dynamic size and cluster (smem_sregs.cu).
+    for st in (0, 224, 1000, 1100, 3000):
+        for dyn in (0, 420, 2000, 5000):
+            if st == 0 and dyn == 0:
+                continue  # the kernel stores dyn[0]: it needs dynamic shared memory
+            for cl in (None, [2, 1, 1]):
+                name = f"smem_sregs_s{st}_d{dyn}" + ("_c2" if cl else "")
+                out[name + ".json"] = spec(
+                    "smem_sregs.sm_90a.ptx", f"smem_sregs_s{st}", [2, 1, 1], [32, 1, 1],
+                    {"out": buf("u32", [2, 16], fill(0))}, [B("out")], ["out"], cluster=cl, dyn=dyn,
+                    comment=f"shared-memory special registers: {st} B static, {dyn} B dynamic"
+                            + (", cluster of 2" if cl else ""))
+
+    # The CUTLASS 2-SM idiom: the odd CTA reaches the leader's barrier through its own address with
+    # bit 24 cleared (peer_bit_tma.cu); 2 pairs.
+    for arch, tag in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
+        out[f"peer_bit_tma_{tag}.json"] = spec(
+            f"peer_bit_tma.{arch}.ptx", "peer_bit_tma", [4, 1, 1], [32, 1, 1],
+            {"a": buf("u32", [32, 32], bits(341)), "out": buf("u32", [4, 8, 32], fill(0)),
+             "done": buf("u32", [2], fill(0))},
+            [TM("tm_a"), B("out"), B("done")], ["out", "done"],
+            {"tm_a": tmap("a", "u32", [32, 32], [32, 8], strides=[128])}, cluster=[2, 1, 1], arch=arch,
+            comment=f"the odd CTA signals the leader's mbarrier through its own address & 0xFEFFFFFF ({arch})")
+
     out["elect_sync.json"] = spec("elect_sync.sm_90a.ptx", "elect_sync", [1, 1, 1], [64, 1, 1],
                                   {"out": buf("u32", [2, 6, 32], fill("0xffffffff"))}, [B("out")], ["out"],
                                   comment="elect.sync leaders and election order")
@@ -709,6 +777,11 @@ def bad_specs():
     tma["misaligned_mbarrier.json"] = spec(
         "misaligned_mbarrier.sm_90a.ptx", "misaligned_mbarrier", [1, 1, 1], [32, 1, 1],
         {"out": buf("u32", [1], fill(0))}, [B("out")], ["out"], comment="BROKEN: mbarrier at 4 mod 8")
+    for mode in SMEM_PROBE_FAULTS:
+        cl[f"smem_probe_m{mode}.json"] = spec(
+            "../smem_addr.sm_90a.ptx", "smem_probe", [2, 1, 1], [32, 1, 1], {"out": buf("u32", [2, 8], fill(0))},
+            [u32(mode), B("out")], ["out"], cluster=[2, 1, 1],
+            comment=f"FAULTS on the H200: smem_addr.cu smem_probe mode {mode}")
     cl["dsmem_after_exit.json"] = spec(
         "dsmem_after_exit.sm_90a.ptx", "dsmem_after_exit", [2, 1, 1], [128, 1, 1],
         {"out": buf("u32", [128], fill(0))}, [B("out")], ["out"], cluster=[2, 1, 1],

@@ -73,12 +73,14 @@ bool is_nan_code(DType t, uint64_t a) { return unpack(t, a).cls == FpClass::NaN;
 // The NaN results of NaNRule::Hardware (convert.h); false when the canonical rule applies.
 bool hardware_nan(DType dst, DType src, uint64_t a, const CvtMods& m, uint64_t* r) {
   if (m.nan != NaNRule::Hardware || m.sat || !is_nan_code(src, a)) return false;
-  if (dst == DType::F64 && (src == DType::F16 || src == DType::F32 || src == DType::F64)) {
+  if (dst == DType::F64 && (src == DType::F16 || src == DType::BF16 || src == DType::F32 || src == DType::F64)) {
     // Sign and payload kept (the payload's top bit stays the top fraction bit), quieted.
     uint64_t sign, payload;
     int fbits;
     if (src == DType::F16) {
       sign = a >> 15 & 1, payload = a & 0x3ff, fbits = 10;
+    } else if (src == DType::BF16) {
+      sign = a >> 15 & 1, payload = a & 0x7f, fbits = 7;
     } else if (src == DType::F32) {
       const uint64_t w = m.ftz ? 0x7fffffffu : a & 0xffffffffu;  // .ftz: canonical f32 NaN first
       sign = w >> 31, payload = w & 0x7fffff, fbits = 23;
@@ -86,6 +88,16 @@ bool hardware_nan(DType dst, DType src, uint64_t a, const CvtMods& m, uint64_t* 
       sign = a >> 63, payload = a & 0xfffffffffffffull, fbits = 52;
     }
     *r = sign << 63 | 0x7ffull << 52 | payload << (52 - fbits) | 1ull << 51;
+    return true;
+  }
+  if (src == DType::F64 && !m.relu && (dst == DType::F32 || dst == DType::F16 || dst == DType::BF16)) {
+    // Narrowing from f64 keeps the sign and the top fraction bits of the payload, quieted, in every
+    // rounding mode and with .ftz (cvt_nan columns 47-51, 59-61, 70, 81-83, 97-98): f64 0x7ff4...
+    // becomes f32 0x7fe00000, f16 0x7f00, bf16 0x7fe0.
+    const int fbits = dst == DType::F32 ? 23 : dst == DType::F16 ? 10 : 7;
+    const int ebits = dst == DType::F32 ? 8 : dst == DType::F16 ? 5 : 8;
+    const uint64_t sign = a >> 63, frac = (a & 0xfffffffffffffull) >> (52 - fbits);
+    *r = sign << (fbits + ebits) | ((uint64_t{1} << ebits) - 1) << fbits | frac | uint64_t{1} << (fbits - 1);
     return true;
   }
   if (dst == DType::TF32 && src == DType::F32) {

@@ -37,8 +37,8 @@ namespace tcsim::models {
 // encode()). Hardware gives what NVIDIA GPUs return where that is known to differ, measured on the
 // H200 (sm_90a, kernels/basic goldens cvt_float, f32_ftz, f64_math, driver 580.159.04) and ASSUMED
 // the same on sm_100a until a Blackwell run:
-//  - a NaN converted to .f64 from .f16 or .f32 keeps its sign and payload and is quieted
-//    (cvt_float columns 4-5, 7-8); cvt.ftz.f64.f32 first replaces the f32 NaN by the canonical
+//  - a NaN converted to .f64 from .f16, .bf16 or .f32 keeps its sign and payload and is quieted
+//    (cvt_float columns 4-5, 7-8; cvt_nan columns 85-86, 90-91); cvt.ftz.f64.f32 first replaces the f32 NaN by the canonical
 //    0x7fffffff (f32_ftz column 11), so it gives 0x7fffffffe0000000. Likewise a .f64 -> .f64
 //    rounding to an integral value (cvt.rni.f64.f64 ...) returns the NaN quieted (f64_math).
 //    With .sat the result is +0 as in every other form.
@@ -47,8 +47,12 @@ namespace tcsim::models {
 //    tf32 ulp (0x2000) -- the mechanism that turns an infinity into MAX_NORM, applied to the NaN.
 //  - cvt.rn/.rz{.relu}{.satfinite}.tf32.f32 (columns 20-22): 0x7fffe000 (the canonical f32 NaN with
 //    its 13 low bits cleared).
-// Every other conversion gives the canonical NaN under both rules (H200: f16 -> f32 and f32/f64 ->
-// f32 give 0x7fffffff; bf16 -> f32 copies the bits, see cvt_float below).
+//  - a NaN narrowed from .f64 to .f32, .f16 or .bf16 keeps its sign and the top fraction bits of
+//    its payload, quieted, in every rounding mode and with .ftz (kernels/basic cvt_nan columns
+//    47-51, 59-61; an f32 NaN widened, through an f64 FMA and back comes back unchanged: issue 10
+//    item 10); with .sat the result is +0.
+// Every other conversion gives the canonical NaN under both rules (H200: f16 -> f32 and f32 -> f16,
+// bf16, f32 give 0x7fffffff / 0x7fff; bf16 -> f32 copies the bits, see cvt_float below).
 enum class NaNRule : uint8_t { Canonical, Hardware };
 
 struct CvtMods {

@@ -86,12 +86,26 @@ void exec_bar_warp_sync(ExecCtx& c, const ExecInstr& in) {
 
 }  // namespace
 
+// An immediate barrier id must lie in [0, 15] and an immediate thread count must be a positive
+// multiple of the warp size (PTX ISA §9.7.13.1 bar/barrier; ptxas rejects others at assembly).
+void check_bar_immediates(BindCtx& b, int id_op, int count_op) {
+  const auto& id = b.operand(id_op);
+  if (id.kind == isa::ptx::OperandKind::Imm && (id.imm < 0 || id.imm > 15))
+    b.fail(fmt::format("barrier id {} is outside [0, 15]", id.imm));
+  if (count_op < static_cast<int>(b.nops())) {
+    const auto& n = b.operand(count_op);
+    if (n.kind == isa::ptx::OperandKind::Imm && (n.imm <= 0 || n.imm % 32 != 0))
+      b.fail(fmt::format("thread count {} is not a positive multiple of the warp size (32)", n.imm));
+  }
+}
+
 void bind_barrier(BindCtx& b) {
   using isa::ptx::Op;
   switch (b.in.op) {
     case Op::bar_sync:
     case Op::barrier_sync:
       b.only_mods({Mod::aligned, Mod::cta});
+      check_bar_immediates(b, 0, 1);
       b.out.fn = exec_bar_sync;
       b.out.o[0] = b.src(0, Type::U32);
       if (b.nops() > 1) {
@@ -102,6 +116,7 @@ void bind_barrier(BindCtx& b) {
     case Op::bar_arrive:
     case Op::barrier_arrive:
       b.only_mods({Mod::aligned, Mod::cta});
+      check_bar_immediates(b, 0, 1);
       b.out.fn = exec_bar_arrive;
       b.out.o[0] = b.src(0, Type::U32);
       b.out.o[1] = b.src(1, Type::U32);

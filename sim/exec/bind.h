@@ -24,7 +24,6 @@ struct BindTables {
   std::vector<SymLoc> sym;                        // per module symbol
   std::vector<std::vector<uint32_t>> reg_slot;    // per isa function: register -> slot / pred index
   std::vector<std::vector<uint32_t>> ipdom;       // per isa function: instruction -> post-dominator
-  uint32_t dynamic_smem_base = 0;
 };
 
 class BindCtx {
@@ -46,7 +45,17 @@ class BindCtx {
   void not_implemented(const std::string& why);
 
   // ---- typed views ----
-  isa::ptx::Type type(int i = 0) const { return in.type(i); }
+  // The i-th type suffix. Reading it is how a binder accepts it: after the binder, a type suffix it
+  // never read is an error ("add.s32.s32", "and.b32.b8", "bra.u32": ptxas's "Unexpected instruction
+  // types"), see bind_program.
+  isa::ptx::Type type(int i = 0) const {
+    if (i + 1 > types_read_) types_read_ = i + 1;
+    return in.type(i);
+  }
+  int types_read() const { return types_read_; }
+  // The instruction's one type suffix, which must be one of `allowed` (Type::None in the list: the
+  // suffix may be left out); else "`mnem` takes .t1 or .t2".
+  isa::ptx::Type need_type(std::initializer_list<isa::ptx::Type> allowed) const;
   bool has(isa::ptx::Mod md) const { return in.has(md); }
   size_t nops() const { return in.ops.size(); }
   const isa::ptx::Operand& operand(int i) const;
@@ -65,10 +74,15 @@ class BindCtx {
   // address). Immediates are converted to t's bit pattern (decimal float literals round to t).
   Ref src(int i, isa::ptx::Type t, bool wider_ok = false);
   Ref src_of(const isa::ptx::Operand& o, isa::ptx::Type t, bool wider_ok = false);
+  // A register operand's declared kind against the operand type t (no-op for other operands and
+  // for bit, predicate and half types).
+  void check_reg_kind(const isa::ptx::Operand& o, isa::ptx::Type t, std::string_view role) const;
   Ref pred_dst(int i) const;
   Ref pred_dst_of(const isa::ptx::Operand& o) const;
   Ref pred_src(int i, bool* negated) const;
   Ref imm(uint64_t bits);  // a broadcast immediate
+  // The executing CTA's shared address of `offset`, `bits` wide (Program::smem_value_slots).
+  Ref shared_value(uint32_t offset, int bits);
   // A memory operand resolved for `space` (Generic resolves variables to generic addresses).
   ExecOperand address(int i, isa::ptx::Space space) const;
   // Appends complex operands; returns the index of the first.
@@ -85,6 +99,7 @@ class BindCtx {
   std::string text() const;  // the instruction as PTX-like text (diagnostics)
 
  private:
+  mutable int types_read_ = 0;
   uint32_t fidx_;
   uint32_t layout_;
   const BindTables& t_;

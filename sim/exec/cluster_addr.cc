@@ -5,16 +5,20 @@
 //   mapa.{u32,u64}                 d, a, b;   a and d: generic addresses pointing to shared memory
 //   getctarank.shared::cluster.{u32,u64} d, a;  d (32-bit): rank of the CTA that owns a
 //   getctarank.{u32,u64}                 d, a;  a: a generic address pointing to shared memory
-// The .type names the width of a (and of d for mapa). tcsim's .shared::cluster encoding is in
-// sim/cluster.h (PTX leaves it implementation-defined, §5.1.7); generic addresses of another
-// CTA's shared memory are that encoding inside the shared window (sim/address_space.h).
+// The .type names the width of a (and of d for mapa). The shared address carries the rank in bits
+// 24..31 (models/machine/shared_memory.h), and both instructions are that bit arithmetic on the
+// H200, with no range check: mapa replaces the rank field by the low 8 bits of b (rank 255 in a
+// cluster of 2 gives 0xff000000 | offset), getctarank returns bits 24..31 (kernels/cluster
+// smem_addr_* and smem_probe_m5 goldens; docs/shared_memory.md). A rank outside the cluster faults
+// only when the address is used for an access (sim/memory/dsmem.h).
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "models/machine/shared_memory.h"
 #include "sim/address_space.h"
-#include "sim/cluster.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
+#include "sim/memory/dsmem.h"
 
 namespace tcsim::sim {
 namespace {
@@ -26,8 +30,8 @@ using isa::ptx::Type;
 constexpr uint8_t kGeneric = 1;  // no state space: generic addresses
 constexpr uint8_t kWide = 2;     // .u64
 
-// The .shared::cluster address a lane names, or a fault (generic form: must be in the shared window).
-uint64_t cluster_addr_of(ExecCtx& c, const ExecInstr& in, int lane, const char* what) {
+// The 32-bit shared address a lane names, or a fault (generic form: must be in the shared window).
+uint32_t shared_addr_of(ExecCtx& c, const ExecInstr& in, int lane, const char* what) {
   uint64_t a = c.src(in.o[1])[lane];
   if (!(in.flags & kWide)) a = static_cast<uint32_t>(a);
   if (in.flags & kGeneric) {
@@ -35,43 +39,23 @@ uint64_t cluster_addr_of(ExecCtx& c, const ExecInstr& in, int lane, const char* 
       c.fail(lane, fmt::format("{}: the generic address 0x{:x} does not point to shared memory (without "
                                ".shared::cluster the operand must be a generic address of shared memory: PTX "
                                "ISA §9.7.9.{})", what, a, in.flags & 4 ? 24 : 23));
-    return a - addr::kSharedWindow;
+    return mem::generic_to_shared(a);
   }
-  if (a > 0xffffffffull)
-    c.fail(lane, fmt::format("{}: 0x{:x} is not a shared memory address", what, a));
-  return a;
+  return static_cast<uint32_t>(a);  // the shared address is the low 32 bits
 }
 
 void exec_mapa(ExecCtx& c, const ExecInstr& in) {
   uint64_t* d = c.dst(in.o[0]);
   const uint64_t* rk = c.src(in.o[2]);
-  const Cluster& cl = c.cta->cluster();
   for_lanes(c.mask, [&](int lane) {
-    const ClusterAddr ca = split_cluster_addr(cluster_addr_of(c, in, lane, "mapa"));
-    const uint32_t rank = static_cast<uint32_t>(rk[lane]);
-    if (rank >= cl.size())
-      c.fail(lane, fmt::format("mapa: target CTA rank {} is outside the cluster of {} CTA{} (rank 0..{} = "
-                               "%cluster_nctarank - 1; PTX ISA §9.7.9.23)", rank, cl.size(), cl.size() == 1 ? "" : "s",
-                               cl.size() - 1));
-    if (ca.offset >= c.cta->smem_bytes())
-      c.fail(lane, fmt::format("mapa: shared address 0x{:x} is outside the CTA's {} bytes of shared memory, so it "
-                               "has no counterpart in CTA rank {}", ca.offset, c.cta->smem_bytes(), rank));
-    const uint64_t r = make_cluster_addr(rank, ca.offset);
-    d[lane] = (in.flags & kGeneric) ? addr::kSharedWindow + r : r;
+    const uint32_t r = models::smem_mapa(shared_addr_of(c, in, lane, "mapa"), static_cast<uint32_t>(rk[lane]));
+    d[lane] = (in.flags & kGeneric) ? mem::shared_to_generic(r) : r;
   });
 }
 
 void exec_getctarank(ExecCtx& c, const ExecInstr& in) {
   uint64_t* d = c.dst(in.o[0]);
-  const Cluster& cl = c.cta->cluster();
-  for_lanes(c.mask, [&](int lane) {
-    const ClusterAddr ca = split_cluster_addr(cluster_addr_of(c, in, lane, "getctarank"));
-    const uint32_t rank = ca.rank < 0 ? c.cta->cluster_rank() : static_cast<uint32_t>(ca.rank);
-    if (rank >= cl.size())
-      c.fail(lane, fmt::format("getctarank: the address names CTA rank {}, outside the cluster of {} CTA{}", rank,
-                               cl.size(), cl.size() == 1 ? "" : "s"));
-    d[lane] = rank;
-  });
+  for_lanes(c.mask, [&](int lane) { d[lane] = models::smem_rank(shared_addr_of(c, in, lane, "getctarank")); });
 }
 
 }  // namespace

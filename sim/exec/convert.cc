@@ -13,10 +13,11 @@
 //  - f32 -> f64: exact. f64 -> f32: rounded per .frnd; .ftz flushes a subnormal result.
 //  - f32 -> f32, f64 -> f64: .irnd rounds to an integral value; .ftz / .sat as for arithmetic.
 //  - float destinations: .sat clamps to [0, 1] (NaN -> 0). NaN results (H200 goldens, kernels/basic
-//    cvt_float / f64_math): f32 destinations from f32/f64 get the canonical NaN 0x7fffffff; a NaN
-//    converted to f64 (from f32, from f16, or rounded f64 -> f64) keeps its sign and payload and is
-//    quieted; the rules are models::NaNRule::Hardware (models/formats/convert.h), which the fast
-//    paths below reproduce and the model-backed forms use directly.
+//    cvt_float / f64_math / cvt_nan): f32 destinations from f32 get the canonical NaN 0x7fffffff; a
+//    NaN narrowed from f64 keeps its sign and top fraction bits, quieted; a NaN converted to f64
+//    (from f32, f16, bf16, or rounded f64 -> f64) keeps its sign and payload and is quieted; the
+//    rules are models::NaNRule::Hardware (models/formats/convert.h), which the fast paths below
+//    reproduce and the model-backed forms use directly.
 // A destination register wider than .dtype receives the value extended per .dtype's signedness.
 // Conversions involving f16, bf16, tf32 and the fp8/fp6/fp4 formats (scalar and the packed x2
 // forms) are computed by models/formats (models::cvt_*), one lane at a time:
@@ -131,7 +132,9 @@ void exec_cvt_f64_f32(ExecCtx& c, const ExecInstr& in) {
   const uint64_t* a = c.src(in.o[1]);
   blend_lanes(c.mask, d, [&](int i) -> uint64_t {
     const double x = as<double>(a[i]);
-    if (std::isnan(x)) return Sat ? 0 : fp::kCanonicalNaN32;
+    // A NaN keeps its sign and the top 23 fraction bits, quieted (H200: kernels/basic cvt_nan
+    // columns 47-51; models/formats/convert.h NaNRule::Hardware).
+    if (std::isnan(x)) return Sat ? 0 : (a[i] >> 63) << 31 | 0x7fc00000u | (a[i] >> 29 & 0x7fffff);
     float r;
     if (std::isinf(x)) {
       r = static_cast<float>(x);
@@ -500,6 +503,14 @@ void bind_cvt_pack(BindCtx& b);  // cvt_pack.cc
 
 void bind_convert(BindCtx& b) {
   const Type dt = b.type(0), st = b.type(1);
+  // cvt converts between typed values: the bit types are not among its .dtype/.atype (PTX ISA
+  // §9.7.9.21 cvt; ptxas: "Unexpected instruction types specified for 'cvt'").
+  for (Type t : {dt, st})
+    if (t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128 ||
+        t == Type::E4M3 || t == Type::E5M2 || t == Type::E2M3 || t == Type::E3M2 || t == Type::E2M1 ||
+        t == Type::UE8M0)
+      b.fail(fmt::format("cvt does not take the bit type .{} (use .u or .s types of the same size)",
+                         isa::ptx::type_name(t)));
   if (b.has(Mod::pack)) return bind_cvt_pack(b);  // cvt_pack.cc (PTX ISA §9.7.9.22)
   if (dt == Type::None || st == Type::None) b.fail("cvt needs a destination and a source type");
   if (!(is_f(dt) || is_i(dt)) || !(is_f(st) || is_i(st)) || b.has(Mod::satfinite) || b.has(Mod::relu) ||
@@ -524,7 +535,8 @@ void bind_convert(BindCtx& b) {
     need(rr == Rounding::None, "integer-to-integer cvt takes no rounding modifier");
     fn = pick_ii(dt, st, sat);
   } else if (is_f(dt) && is_i(st)) {
-    need(rr == Rounding::None || is_frnd(rr), "integer-to-float cvt takes .rn, .rz, .rm or .rp");
+    // Mandatory (PTX ISA §9.7.9.21: "rounding modifier is mandatory in ... all int-to-float conversions").
+    need(is_frnd(rr), "integer-to-float cvt needs .rn, .rz, .rm or .rp");
     need(!ftz, ".ftz does not apply to integer-to-float cvt");
     const Rnd r = fp::from_ptx(rr);
     fn = dt == Type::F32 ? pick_if<float>(st, r) : pick_if<double>(st, r);

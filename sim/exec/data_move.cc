@@ -13,6 +13,7 @@
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
+#include "sim/memory/dsmem.h"
 #include "sim/memory/global_memory.h"
 #include "sim/warp.h"
 
@@ -106,9 +107,12 @@ void exec_cvta(ExecCtx& c, const ExecInstr& in) {
   uint64_t* d = c.dst(in.o[0]);
   const uint64_t* a = c.src(in.o[1]);
   const uint64_t base = in.aux;
-  const bool to = in.flags & 1, narrow = in.flags & 2;
+  const bool to = in.flags & 1, narrow = in.flags & 2, shared = in.flags & 4;
   blend_lanes(c.mask, d, [&](int i) {
-    const uint64_t v = to ? a[i] - base : a[i] + base;
+    // Shared memory: the generic address is the window's high half over the 32-bit shared address
+    // (SASS: SR_SWINHI : address), so cvta.to.shared keeps the low 32 bits (the H200: smem_addr o[10..11]).
+    const uint64_t v = shared ? (to ? uint64_t{mem::generic_to_shared(a[i])} : mem::shared_to_generic(static_cast<uint32_t>(a[i])))
+                              : (to ? a[i] - base : a[i] + base);
     return narrow ? uint64_t{static_cast<uint32_t>(v)} : v;
   });
 }
@@ -135,7 +139,12 @@ void exec_isspacep(ExecCtx& c, const ExecInstr& in) {
         break;
       }
       case Space::Local: yes = w == addr::Window::Local; break;
-      case Space::Shared: case Space::SharedCta: case Space::SharedCluster: yes = w == addr::Window::Shared; break;
+      // .shared and .shared::cta: the executing CTA's own window (its rank in bits 24-31 of the
+      // shared address); .shared::cluster: any rank (the H200: smem_addr o[31..35], smem_probe m7).
+      case Space::Shared: case Space::SharedCta:
+        yes = w == addr::Window::Shared && models::smem_rank(mem::generic_to_shared(a[i])) == c.cta->cluster_rank();
+        break;
+      case Space::SharedCluster: yes = w == addr::Window::Shared; break;
       case Space::Param: case Space::ParamEntry: yes = w == addr::Window::Param; break;
       default: break;
     }
@@ -159,8 +168,15 @@ void bind_mov(BindCtx& b) {
   const Type t = b.type(0);
   const isa::ptx::Operand& d = b.operand(0);
   const isa::ptx::Operand& a = b.operand(1);
+  // mov.type: .pred, .b16-.b128, .u16-.u64, .s16-.s64, .f32, .f64 (PTX ISA §9.7.9.1 mov; half and
+  // 8-bit values move as .b16): ptxas rejects the others ("Unexpected instruction types").
+  if (isa::ptx::is_half(t) || t == Type::U8 || t == Type::S8 ||
+      (isa::ptx::is_float(t) && t != Type::F32 && t != Type::F64))
+    b.fail(fmt::format("mov does not take .{} (a half or 8-bit value moves as .b16)", isa::ptx::type_name(t)));
   if (t == Type::Pred) {
     b.out.o[0] = b.pred_dst(0);
+    if (a.kind == OperandKind::Imm && a.imm_kind != isa::ptx::ImmKind::Int)
+      b.fail("a floating-point immediate where a predicate value is expected");
     if (a.kind == OperandKind::Imm) {
       b.out.fn = exec_mov_pred_imm;
       b.out.aux = a.imm != 0;
@@ -254,7 +270,8 @@ void bind_data_move(BindCtx& b) {
       if (sp == Space::Generic || sp == Space::Tex) b.fail("cvta needs a state space (.global, .shared, .local, .const, .param)");
       b.out.fn = exec_cvta;
       b.out.aux = window_of(sp);
-      b.out.flags = (b.has(Mod::to) ? 1 : 0) | (t == Type::U32 ? 2 : 0);
+      b.out.flags = (b.has(Mod::to) ? 1 : 0) | (t == Type::U32 ? 2 : 0) |
+                    (sp == Space::Shared || sp == Space::SharedCta || sp == Space::SharedCluster ? 4 : 0);
       b.out.o[0] = b.dst(0, isa::ptx::type_bits(t));
       b.out.o[1] = b.src(1, t, /*wider_ok=*/true);
       return;

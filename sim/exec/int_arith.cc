@@ -248,6 +248,10 @@ void bind_int_arith(BindCtx& b) {
   const Type t = b.type(0);
   if (b.has(Mod::cc)) return bind_ext_precision_cc(b);
   const bool is_x2 = t == Type::U16x2 || t == Type::S16x2;
+  // Arithmetic is typed: .uN/.sN, never the bit types (PTX ISA §9.7.1; ptxas: "Unexpected
+  // instruction types").
+  if (t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64)
+    b.fail(fmt::format("integer arithmetic takes .u or .s types, not .{}", isa::ptx::type_name(t)));
   if (!is_int_type(t) && !is_x2) b.fail(fmt::format("type .{} is not an integer type", isa::ptx::type_name(t)));
   const int w = isa::ptx::type_bits(t);
   const bool sgn = isa::ptx::is_signed(t);
@@ -277,7 +281,7 @@ void bind_int_arith(BindCtx& b) {
       const bool mad = op == Op::mad_int;
       const int modes = b.has(Mod::lo) + b.has(Mod::hi) + b.has(Mod::wide);
       need(modes <= 1, "at most one of .lo, .hi, .wide");
-      if (modes == 0 && mad) b.fail("mad needs .lo, .hi or .wide");
+      if (modes == 0) b.fail(mad ? "mad needs .lo, .hi or .wide" : "mul needs .lo, .hi or .wide for integer types");
       if (b.has(Mod::sat)) need(mad && b.has(Mod::hi) && t == Type::S32, ".sat applies only to mad.hi.s32");
       if (b.has(Mod::wide)) {
         need(w == 16 || w == 32, ".wide applies to 16- and 32-bit types");

@@ -13,6 +13,8 @@
 // a partition, so they order nothing further here (the checker will use them). A destination
 // register wider than the type receives the value sign-extended for signed types and
 // zero-extended otherwise (PTX ISA §6.4.4 "operand size exceeding instruction-type size").
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
@@ -128,7 +130,8 @@ template <bool Store>
 ExecFn pick_ldst(Space s, uint32_t e, uint32_t n) {
   switch (s) {
     case Space::Global: return pick_e<Store, Space::Global>(e, n);
-    case Space::Shared: case Space::SharedCta: case Space::SharedCluster: return pick_e<Store, Space::Shared>(e, n);
+    case Space::Shared: case Space::SharedCta: return pick_e<Store, Space::Shared>(e, n);
+    case Space::SharedCluster: return pick_e<Store, Space::SharedCluster>(e, n);
     case Space::Local: return pick_e<Store, Space::Local>(e, n);
     case Space::Const: return pick_e<Store, Space::Const>(e, n);
     case Space::Param: case Space::ParamEntry: case Space::ParamFunc: return pick_e<Store, Space::Param>(e, n);
@@ -149,11 +152,33 @@ Type elem_type(BindCtx& b) {
   const Type t = b.type(0);
   if (t == Type::None) b.fail("needs a type");
   if (t == Type::Pred) b.fail(".pred cannot be loaded or stored");
+  // ld/st .type = .b8-.b128, .u8-.u64, .s8-.s64, .f32, .f64 (PTX ISA §9.7.9 Data Movement: ld, st);
+  // half and packed types travel as .b16/.b32.
+  switch (t) {
+    case Type::B8: case Type::B16: case Type::B32: case Type::B64: case Type::B128:
+    case Type::U8: case Type::U16: case Type::U32: case Type::U64:
+    case Type::S8: case Type::S16: case Type::S32: case Type::S64:
+    case Type::F32: case Type::F64: break;
+    default:
+      b.fail(fmt::format("type .{} cannot be loaded or stored (ld/st take .bN, .uN, .sN, .f32, .f64; a half or "
+                         "packed value travels as .b16 or .b32)", isa::ptx::type_name(t)));
+  }
+  // .relaxed, .acquire and .release name a scope (ptxas: "Modifier '.relaxed' requires scope").
+  if ((b.in.sem == isa::ptx::Sem::Relaxed || b.in.sem == isa::ptx::Sem::Acquire ||
+       b.in.sem == isa::ptx::Sem::Release) && b.in.scope == isa::ptx::Scope::None)
+    b.fail("a .relaxed, .acquire or .release access needs a scope (.cta, .cluster, .gpu or .sys)");
   return t;
 }
 
 void bind_ld_st(BindCtx& b, bool store) {
   using isa::ptx::Op;
+  // The untyped modifiers of ld/ldu/st: cache operators, eviction priorities, prefetch sizes, the
+  // cache hint (PTX ISA §9.7.9 Data Movement: .cop, .level::*); anything else (`.uni`, `.sat`) is
+  // ptxas's "Illegal modifier".
+  b.only_mods({Mod::nc, Mod::ca, Mod::cg, Mod::cs, Mod::lu, Mod::cv, Mod::wb, Mod::wt, Mod::L1_evict_normal,
+               Mod::L1_evict_unchanged, Mod::L1_evict_first, Mod::L1_evict_last, Mod::L1_no_allocate,
+               Mod::L2_evict_normal, Mod::L2_evict_first, Mod::L2_evict_last, Mod::L2_evict_unchanged,
+               Mod::L2_cache_hint, Mod::L2_64B, Mod::L2_128B, Mod::L2_256B, Mod::unified});
   const Type t = elem_type(b);
   const uint32_t esize = std::max(1, isa::ptx::type_bits(t) / 8);
   const uint32_t vec = b.in.vec;
@@ -164,6 +189,12 @@ void bind_ld_st(BindCtx& b, bool store) {
   if (b.has(Mod::nc) && sp != Space::Global) b.fail(".nc applies to ld.global");
   if (sp == Space::Tex) b.fail(".tex is not a load/store space");
   if (store && (sp == Space::Const)) b.fail("st cannot write .const memory");
+  // The optional third operand is a cache policy, and only with .L2::cache_hint (ptxas: ".L2::cache_hint
+  // modifier required for instruction 'st' with 3 arguments").
+  if (b.nops() != (b.has(Mod::L2_cache_hint) ? 3u : 2u))
+    b.fail(b.has(Mod::L2_cache_hint) ? "takes a memory operand, the data and a cache policy (.L2::cache_hint)"
+                                     : fmt::format("takes {} operands (a third one, a cache policy, needs .L2::cache_hint)",
+                                                   2));
   const int mem_op = store ? 0 : 1;
   const isa::ptx::Operand& data = b.operand(store ? 1 : 0);
   ExecOperand addr = b.address(mem_op, sp);
@@ -217,6 +248,21 @@ void bind_load_store(BindCtx& b) {
       b.out.fn = exec_nop;
       return;
     case Op::createpolicy: {
+      b.need_type({isa::ptx::Type::B64});  // createpolicy....b64 (PTX ISA §9.7.9 Data Movement)
+      // createpolicy.fractional ... policy{, fraction}: fraction in (0.0, 1.0].
+      if (b.has(Mod::fractional) && b.nops() >= 2 && b.operand(1).kind == OperandKind::Imm) {
+        const isa::ptx::Operand& fr = b.operand(1);
+        double v = 0;
+        if (fr.imm_kind == isa::ptx::ImmKind::F64) std::memcpy(&v, &fr.imm, 8);
+        if (fr.imm_kind == isa::ptx::ImmKind::F32) {
+          float x;
+          const uint32_t bits = static_cast<uint32_t>(fr.imm);
+          std::memcpy(&x, &bits, 4);
+          v = x;
+        }
+        if (fr.imm_kind == isa::ptx::ImmKind::Int || !(v > 0.0 && v <= 1.0))
+          b.fail("the fraction of createpolicy.fractional must be a floating-point value in (0.0, 1.0]");
+      }
       uint64_t h = 0x7c00000000000000ull;
       for (isa::ptx::Mod md : b.in.mods) h = h * 131 + static_cast<uint64_t>(md) + 1;
       b.out.fn = exec_createpolicy;

@@ -162,7 +162,8 @@ void bind_logic_shift(BindCtx& b) {
                  : op == Op::xor_ ? &exec_logic_pred<LogicOp::Xor> : &exec_not_pred;
         return;
       }
-      need(isa::ptx::is_integer(t) && (w == 16 || w == 32 || w == 64), "type must be .pred, .b16, .b32 or .b64");
+      need(isa::ptx::type_kind(t) == isa::ptx::TypeKind::Bit && (w == 16 || w == 32 || w == 64),
+           "type must be .pred, .b16, .b32 or .b64");
       b.out.fn = op == Op::not_ ? (w == 16 ? &exec_not<uint16_t> : w == 32 ? &exec_not<uint32_t> : &exec_not<uint64_t>)
                                 : logic_fn(op, w);
       b.out.o[0] = b.dst(0, w);
@@ -171,7 +172,8 @@ void bind_logic_shift(BindCtx& b) {
       return;
     case Op::cnot:
       b.only_mods({});
-      need(isa::ptx::is_integer(t) && (w == 16 || w == 32 || w == 64), "type must be .b16, .b32 or .b64");
+      need(isa::ptx::type_kind(t) == isa::ptx::TypeKind::Bit && (w == 16 || w == 32 || w == 64),
+           "type must be .b16, .b32 or .b64");
       b.out.fn = w == 16 ? &exec_cnot<uint16_t> : w == 32 ? &exec_cnot<uint32_t> : &exec_cnot<uint64_t>;
       b.out.o[0] = b.dst(0, w);
       b.out.o[1] = b.src(1, t);
@@ -224,7 +226,7 @@ void bind_logic_shift(BindCtx& b) {
       b.only_mods({});
       need(isa::ptx::is_integer(t) && (w == 16 || w == 32 || w == 64), "type must be 16, 32 or 64-bit integer");
       if (op == Op::shl) {
-        need(!isa::ptx::is_signed(t), "shl takes .b16, .b32 or .b64");
+        need(isa::ptx::type_kind(t) == isa::ptx::TypeKind::Bit, "shl takes .b16, .b32 or .b64");
         b.out.fn = w == 16 ? &exec_shl<uint16_t> : w == 32 ? &exec_shl<uint32_t> : &exec_shl<uint64_t>;
       } else if (isa::ptx::is_signed(t)) {
         b.out.fn = w == 16 ? &exec_shr<int16_t> : w == 32 ? &exec_shr<int32_t> : &exec_shr<int64_t>;

@@ -39,6 +39,7 @@ void bind_misc(BindCtx& b) {
     case Op::trap: b.out.fn = exec_trap; return;
     case Op::brkpt: b.out.fn = exec_brkpt; return;
     case Op::nanosleep:
+      b.need_type({Type::U32});  // nanosleep.u32 t (PTX ISA §9.7.19 Miscellaneous Instructions)
       b.out.fn = exec_nanosleep;
       b.out.o[0] = b.src(0, Type::U32);
       return;

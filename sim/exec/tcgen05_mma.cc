@@ -205,10 +205,10 @@ void bind_tcgen05_mma(BindCtx& b) {
   if (i >= n) b.fail("tcgen05.mma: enable-input-d (a predicate) is missing");
   if (b.operand(static_cast<int>(i)).kind == OperandKind::Imm) {
     aux |= kAuxEnableImm | (b.operand(static_cast<int>(i)).imm ? uint64_t{kAuxEnableImmVal} : 0);
+    aux |= static_cast<uint64_t>(i & 15) << 33;
   } else {
     bool neg = false;
     ops[kOpEnable].ref = b.pred_src(static_cast<int>(i), &neg);
-    ops[kOpEnable].is_pred = true;
     if (neg) aux |= kAuxEnableNeg;
   }
   ++i;

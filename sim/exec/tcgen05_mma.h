@@ -28,7 +28,9 @@ enum : uint64_t {
   // bits 24-26: scale vector (isa::ScaleVec + 1; 0 = not block-scaled)
   // bits 27-29: collector usage (Collector); bits 30-31: collector buffer (.ws: b0..b3)
   kAuxCollectorB = uint64_t{1} << 32,  // the collector qualifier names a B buffer (.ws)
+  // bits 33-36: the PTX operand index of an immediate enable-input-d (for its finding's text)
 };
+inline uint32_t aux_enable_imm_operand(uint64_t a) { return static_cast<uint32_t>((a >> 33) & 15); }
 
 // Collector usage (§9.7.16.10.9.1 .collector::a, §9.7.16.10.9.3 .collector::bN): no qualifier
 // is ::discard.

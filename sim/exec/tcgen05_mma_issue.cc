@@ -25,7 +25,7 @@
 // operand as this MMA reads it, ::use / ::lastuse compute with the kept copy (lastuse then frees it),
 // ::discard (the default) frees it; a use without a fill is reported and reads shared memory.
 // .ashift (§9.7.16.10.9.1): A from TMEM read with its rows shifted down by one — row m of the product
-// takes A's row m-1, row 0 its own (docs/tcgen05_layouts.md: a model, UNCONFIRMED).
+// takes A's row m-1, row 0 its own (docs/tensor_memory.md §9: a model, UNCONFIRMED).
 // Not modelled (an error when executed): a .ws column shift (zero-column mask bits 56-61) and the
 // maximum B-reuse shift (idesc bits 30-31), K = 96 (sm_103a), sparse data paths other than 128 rows
 // per CTA.
@@ -55,7 +55,7 @@ using isa::MmaKind;
 
 // Zero-column mask descriptor of tcgen05.mma.ws (PTX ISA §9.7.16.4.3 Table 45; the field names as
 // PTX's example 2 resolves them: bits 40-47 are the zeroed run, 48-55 the used run, whatever the
-// table's description column says — docs/tcgen05_layouts.md).
+// table's description column says — docs/tensor_memory.md §6).
 #define TCSIM_ZERO_COLUMN_MASK_FIELDS(X)                                                 \
   X(start_count0, 0, 8, "sub-mask 0: columns of its first span already consumed")        \
   X(start_count1, 8, 8, "sub-mask 1: columns of its first span already consumed")        \
@@ -130,17 +130,8 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
                ws.st_src);
         return;
       }
-    for (const TmemRange& r : ws.ld_ranges)
-      if (r.overlaps(writes)) {
-        report(c, Rule::TmemMmaWarLd, lane,
-               fmt::format("tcgen05.mma overwrites TMEM cells that warp {} of {} reads with tcgen05.ld ({}) not yet "
-                           "waited for with tcgen05.wait::ld: a write-after-read hazard (PTX ISA §9.7.16.6.4 "
-                           "pattern (e))",
-                           w, cta.name(), tc_source_text(*c.part, ws.ld_src)),
-               ws.ld_src);
-        return;
-      }
   }
+  tcgen05::check_ld_war(c, lane, u, cta, writes, "tcgen05.mma");
 }
 
 // A TMEM address operand of the scale factors: bits 31:30 are not a lane the tensor core uses.
@@ -226,7 +217,14 @@ void issue(ExecCtx& c, const ExecInstr& in, int lane) {
   const uint64_t a_raw = a_tmem ? 0 : c.src(c.op(in, kOpA).ref)[lane];
   const uint32_t a_taddr = a_tmem ? static_cast<uint32_t>(mem::lane_address(c, c.op(in, kOpA), lane)) : 0;
   if (aux & kAuxEnableImm) {
+    // ptxas takes an integer immediate for the predicate: 0 is false, anything else true (the SASS
+    // has !UPT / UPT; docs/hardware_tolerance.md).
     op->enable_d = aux & kAuxEnableImmVal;
+    report(c, Rule::MmaImmediateEnableInputD, lane, [&] {
+      return fmt::format("enable-input-d is the integer immediate {} instead of a predicate; ptxas reads it as {}, "
+                         "and so does tcsim",
+                         c.prog->instr_of(in).ops[aux_enable_imm_operand(aux)].imm, op->enable_d);
+    });
   } else {
     const bool p = (c.pred(c.op(in, kOpEnable).ref) >> lane) & 1;
     op->enable_d = (aux & kAuxEnableNeg) ? !p : p;

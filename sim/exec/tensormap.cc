@@ -75,7 +75,6 @@ void exec_cp_fenceproxy(ExecCtx& c, const ExecInstr& in) {
     read_map(c, lane, Space::SharedCta, src, m, gc);
     write_map(c, lane, Space::Global, dst, m, gc);
   });
-  c.part->count_fence();
 }
 
 }  // namespace
@@ -93,6 +92,7 @@ void bind_tensormap(BindCtx& b) {
     return;
   }
   if (!b.has(Mod::tile)) b.fail("tensormap.replace needs its mode (.tile)");
+  const Type vt = b.need_type({Type::B32, Type::B64});  // ...b1024.type (PTX ISA §9.7.9.26 tensormap.replace)
   // The field modifier -> the field, and whether the form takes ord (.field2).
   struct FieldRow {
     Mod mod;
@@ -128,6 +128,9 @@ void bind_tensormap(BindCtx& b) {
   if (b.nops() != (ord ? 3u : 2u)) b.fail(ord ? "the form takes [addr], ord, new_val" : "the form takes [addr], new_val");
   b.out.first_op = b.push(b.address(0, s));
   if (ord) b.out.o[0] = b.src(1, Type::U32);
+  if (vt != (wide ? Type::B64 : Type::B32))
+    b.fail(fmt::format("this field's new value is .{} (.global_address and .global_stride are .b64, the others .b32)",
+                       wide ? "b64" : "b32"));
   b.out.o[1] = b.src(ord ? 2 : 1, wide ? Type::B64 : Type::B32);
   b.out.aux = static_cast<uint64_t>(f) | static_cast<uint64_t>(s) << 8 | (ord ? kHasOrd : 0);
   b.out.fn = exec_replace;

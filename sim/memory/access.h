@@ -57,21 +57,26 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
     c.fail(lane, fmt::format("ld.const at 0x{:x} reads {}, which is not constant-bank data", addr, a->label));
 }
 
-inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write) {
-  const uint64_t n = c.cta->smem_bytes();
-  if (addr >= n || size > n - addr) {
-    // A .shared::cluster address of a CTA of the cluster (from mapa; sim/cluster.h): distributed
-    // shared memory (PTX ISA §5.1.7), reached by ld/st/atom .shared::cluster and generic accesses.
-    if (addr >= kClusterRankStride && addr <= 0xffffffffull) return remote_shared_ptr(c, lane, addr, size, write);
-    c.fail(lane, fmt::format("out-of-bounds shared {} of {} bytes at shared address 0x{:x}: the CTA has {} bytes "
-                             "of shared memory ({} static + {} dynamic + 1024 reserved)",
-                             write ? "store" : "load", size, addr, n, c.prog->static_smem,
-                             c.launch->cfg.dynamic_smem_bytes));
+// The bytes [addr, addr + size) of a shared address (sim/memory/dsmem.h). `cluster_scope`: the
+// address may name another CTA of the cluster (.shared::cluster and generic accesses); otherwise
+// it must name the executing CTA (.shared, .shared::cta).
+inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write, bool cluster_scope) {
+  if (addr > 0xffffffffull || models::smem_rank(static_cast<uint32_t>(addr)) != c.cta->cluster_rank()) {
+    if (cluster_scope) return remote_shared_ptr(c, lane, addr, size, write);
+    own_shared_offset(c, lane, addr, write ? "st.shared" : "ld.shared");  // fails
   }
+  const uint32_t off = models::smem_offset(static_cast<uint32_t>(addr));
+  const uint64_t n = c.cta->smem_bytes();
+  if (off >= n || size > n - off)
+    c.fail(lane, fmt::format("out-of-bounds shared {} of {} bytes at shared address 0x{:x}: the CTA's shared memory is "
+                             "[0x{:x}, 0x{:x}) ({} reserved + {} static + {} dynamic bytes, rounded up to {})",
+                             write ? "store" : "load", size, addr, mem::own_shared_address(*c.cta, 0),
+                             mem::own_shared_address(*c.cta, static_cast<uint32_t>(n)), c.launch->smem.reserved,
+                             c.launch->smem.static_bytes, c.launch->smem.dynamic_bytes, c.launch->smem.granularity));
   // The proxy checker sees every generic shared-memory access of a program that also uses the
   // async proxy (TMA, bulk copies, wgmma, tcgen05): sim/checker/proxy.h.
-  if (c.prog->uses_async_proxy) proxy::on_generic_access(c, lane, addr, size, write);
-  return c.cta->shared() + addr;
+  if (c.prog->uses_async_proxy) proxy::on_generic_access(c, lane, off, size, write);
+  return c.cta->shared() + off;
 }
 
 inline const uint8_t* kernel_param_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size) {
@@ -96,7 +101,7 @@ inline void read(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, void*
       c.part->overlay().read(*c.launch->gm, addr, dst, size);
       return;
     case Space::Shared: case Space::SharedCta: case Space::SharedCluster:
-      std::memcpy(dst, shared_ptr(c, lane, addr, size, false), size);
+      std::memcpy(dst, shared_ptr(c, lane, addr, size, false, s == Space::SharedCluster), size);
       return;
     case Space::Local:
       std::memcpy(dst, c.warp->local_ptr(c, lane, addr, size), size);
@@ -110,7 +115,7 @@ inline void read(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, void*
   // Generic: route by window (PTX ISA §6.4.1.1).
   switch (addr::classify(addr)) {
     case addr::Window::Global: return read(c, lane, Space::Global, false, addr, dst, size, gc);
-    case addr::Window::Shared: return read(c, lane, Space::Shared, false, addr - addr::kSharedWindow, dst, size, gc);
+    case addr::Window::Shared: return read(c, lane, Space::SharedCluster, false, generic_to_shared(addr), dst, size, gc);
     case addr::Window::Local: return read(c, lane, Space::Local, false, addr - addr::kLocalWindow, dst, size, gc);
     case addr::Window::Param: return read(c, lane, Space::Param, false, addr - addr::kParamWindow, dst, size, gc);
     default: break;
@@ -128,7 +133,7 @@ inline void write(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, cons
       c.part->overlay().write(*c.launch->gm, addr, src, size);
       return;
     case Space::Shared: case Space::SharedCta: case Space::SharedCluster:
-      std::memcpy(shared_ptr(c, lane, addr, size, true), src, size);
+      std::memcpy(shared_ptr(c, lane, addr, size, true, s == Space::SharedCluster), src, size);
       return;
     case Space::Local:
       std::memcpy(c.warp->local_ptr(c, lane, addr, size), src, size);
@@ -145,7 +150,7 @@ inline void write(ExecCtx& c, int lane, Space s, bool frame, uint64_t addr, cons
   }
   switch (addr::classify(addr)) {
     case addr::Window::Global: return write(c, lane, Space::Global, false, addr, src, size, gc);
-    case addr::Window::Shared: return write(c, lane, Space::Shared, false, addr - addr::kSharedWindow, src, size, gc);
+    case addr::Window::Shared: return write(c, lane, Space::SharedCluster, false, generic_to_shared(addr), src, size, gc);
     case addr::Window::Local: return write(c, lane, Space::Local, false, addr - addr::kLocalWindow, src, size, gc);
     case addr::Window::Param:
       c.fail(lane, fmt::format("generic store to kernel parameter memory at 0x{:x} (parameters are read-only)", addr));
@@ -163,13 +168,13 @@ inline void read_t(ExecCtx& c, int lane, bool frame, uint64_t addr, void* dst, G
     if (addr & (Size - 1)) misaligned(c, lane, S, false, addr, Size);
     check_global(c, lane, addr, Size, false, S == Space::Const, gc);
     c.part->overlay().template read_n<Size>(*c.launch->gm, addr, dst);
-  } else if constexpr (S == Space::Shared) {
+  } else if constexpr (S == Space::Shared || S == Space::SharedCluster) {
     if (addr & (Size - 1)) misaligned(c, lane, S, false, addr, Size);
-    std::memcpy(dst, shared_ptr(c, lane, addr, Size, false), Size);
+    std::memcpy(dst, shared_ptr(c, lane, addr, Size, false, S == Space::SharedCluster), Size);
   } else if constexpr (S == Space::Generic) {
     switch (addr::classify(addr)) {
       case addr::Window::Global: return read_t<Space::Global, Size>(c, lane, false, addr, dst, gc);
-      case addr::Window::Shared: return read_t<Space::Shared, Size>(c, lane, false, addr - addr::kSharedWindow, dst, gc);
+      case addr::Window::Shared: return read_t<Space::SharedCluster, Size>(c, lane, false, generic_to_shared(addr), dst, gc);
       default: return read(c, lane, Space::Generic, false, addr, dst, Size, gc);
     }
   } else {
@@ -183,13 +188,13 @@ inline void write_t(ExecCtx& c, int lane, bool frame, uint64_t addr, const void*
     if (addr & (Size - 1)) misaligned(c, lane, S, true, addr, Size);
     check_global(c, lane, addr, Size, true, false, gc);
     c.part->overlay().template write_n<Size>(*c.launch->gm, addr, src);
-  } else if constexpr (S == Space::Shared) {
+  } else if constexpr (S == Space::Shared || S == Space::SharedCluster) {
     if (addr & (Size - 1)) misaligned(c, lane, S, true, addr, Size);
-    std::memcpy(shared_ptr(c, lane, addr, Size, true), src, Size);
+    std::memcpy(shared_ptr(c, lane, addr, Size, true, S == Space::SharedCluster), src, Size);
   } else if constexpr (S == Space::Generic) {
     switch (addr::classify(addr)) {
       case addr::Window::Global: return write_t<Space::Global, Size>(c, lane, false, addr, src, gc);
-      case addr::Window::Shared: return write_t<Space::Shared, Size>(c, lane, false, addr - addr::kSharedWindow, src, gc);
+      case addr::Window::Shared: return write_t<Space::SharedCluster, Size>(c, lane, false, generic_to_shared(addr), src, gc);
       default: return write(c, lane, Space::Generic, false, addr, src, Size, gc);
     }
   } else {
@@ -207,6 +212,8 @@ inline uint64_t lane_address(ExecCtx& c, const ExecOperand& a, int lane) {
       return v + static_cast<uint64_t>(a.offset);
     }
     case AddrBase::Frame: return c.warp->frame_base(lane) + static_cast<uint64_t>(a.offset);
+    // A shared variable: its offset plus the executing CTA's own rank (models/machine/shared_memory.h).
+    case AddrBase::Shared: return mem::own_shared_address(*c.cta, 0) + static_cast<uint64_t>(a.offset);
   }
   return 0;
 }

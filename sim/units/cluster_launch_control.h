@@ -9,7 +9,7 @@
 // Determinism: partitions run a quantum in parallel, and the queue is shared, so a request is
 // recorded in its partition (ClcQueue) and the launch resolves every partition's requests at the
 // quantum boundary, serially, in (cycle, SM, CTA, warp, lane) order, before it dispatches new
-// clusters (the same order rule as global atomics, sim/memory/atomic_queue.h). The response lands
+// clusters (the same order rule as global read-modify-writes, sim/memory/rmw_log.h). The response lands
 // kClcLatency after the request, at the earliest at the boundary: the 16 bytes are written into the
 // requesting CTA's shared memory (.multicast::cluster::all: into every CTA of its cluster, at the
 // same offset) and complete-tx of 16 bytes is performed on the mbarrier at the given offset of each

@@ -82,7 +82,7 @@ tcsim_mma_cli(err_missing_option RC 2 REGEX "missing required option --c"
               ARGS ${_h} --a x --b y)
 tcsim_mma_cli(err_unknown_option RC 2 REGEX "unknown option '--frobnicate'"
               ARGS ${_h} --frobnicate --a x --b y --c z)
-tcsim_mma_cli(err_missing_file RC 2 REGEX "cannot open '/nonexistent/a.txt'"
+tcsim_mma_cli(err_missing_file RC 2 REGEX "cannot read '/nonexistent/a.txt': it does not exist"
               ARGS ${_h} --a /nonexistent/a.txt --b y --c z)
 tcsim_mma_cli(err_bad_set RC 2 REGEX "unknown datapath parameter 'nonsense'"
               ARGS ${_h} --set nonsense=1 --a ${_d}/bf16_ok_b.txt --b ${_d}/bf16_ok_b.txt

@@ -167,9 +167,10 @@ $Lend:
 }
 
 TEST_CASE("DSMEM misuse: a store into a peer that may exit first, a rank outside the cluster") {
-  // Rank 1 stores into rank 0's buf with no cluster barrier; rank 0 exits at once: either the
-  // exit check (the access is not ordered before the exit) or the access to an exited CTA fires;
-  // both name rank 0's CTA and the exit.
+  // Rank 1 stores into rank 0's buf with no cluster barrier; rank 0 exits at once: the store is
+  // not ordered before rank 0's exit. The GPU runs such kernels (docs/cluster_lifetime.md): the
+  // tolerated finding dsmem-exit-unordered at the store, by rank 1's thread 0, naming rank 0's exit;
+  // no error.
   const std::string store = R"(
   setp.ne.u32 %p1, %r2, 1;
   @%p1 bra $Lend;
@@ -179,16 +180,22 @@ TEST_CASE("DSMEM misuse: a store into a peer that may exit first, a rank outside
   st.shared::cluster.u32 [%r21], %r1;
 $Lend:
 )";
-  const std::string e = error_of(kernel(store), {2, 1, 1}, {2, 1, 1});
-  CHECK(e.find("CTA (0,0,0) (rank 0 of cluster (0,0,0))") != std::string::npos);
-  CHECK(e.find("exited") != std::string::npos);
+  const Run late = run(kernel(store), {2, 1, 1}, {2, 1, 1});
+  REQUIRE(late.r.findings.size() == 1);
+  CHECK(late.r.findings[0].rule == sim::Rule::DsmemExitUnordered);
+  CHECK(late.r.findings[0].site.text.find("st.shared::cluster.u32") != std::string::npos);
+  REQUIRE(!late.r.findings[0].first.empty());
+  CHECK(late.r.findings[0].first[0].detail.find("CTA (0,0,0) (rank 0 of cluster (0,0,0))") != std::string::npos);
+  CHECK(late.r.findings[0].first[0].detail.find("exit") != std::string::npos);
   // The same store, and rank 0 waits at a cluster barrier that rank 1 reaches after the store:
   // correct, no error.
   const std::string ok = store + "  barrier.cluster.arrive;\n  barrier.cluster.wait;\n";
   CHECK(error_of(kernel(ok), {2, 1, 1}, {2, 1, 1}) == "(no error)");
-  // mapa to rank 2 in a cluster of 2.
-  const std::string bad_rank = "  mov.u32 %r20, 2;\n  mapa.shared::cluster.u32 %r21, %r5, %r20;\n";
-  CHECK(error_of(kernel(bad_rank), {2, 1, 1}, {2, 1, 1}).find("target CTA rank 2 is outside the cluster of 2 CTAs") !=
+  // mapa to rank 2 in a cluster of 2 is bit arithmetic (the H200 returns 0x02000000 | offset:
+  // smem_probe_m5); the access through it is the error (the H200 fails the launch: smem_probe_m3).
+  const std::string bad_rank = "  mov.u32 %r20, 2;\n  mapa.shared::cluster.u32 %r21, %r5, %r20;\n"
+                               "  ld.shared::cluster.u32 %r22, [%r21];\n";
+  CHECK(error_of(kernel(bad_rank), {2, 1, 1}, {2, 1, 1}).find("names CTA rank 2, but the cluster has 2 CTAs") !=
         std::string::npos);
 }
 
@@ -218,10 +225,12 @@ $Lrank0:
 )";
   const std::string e = error_of(kernel(stuck), {2, 1, 1}, {2, 1, 1});
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("waiting at barrier.cluster.wait for phase 0 of the cluster barrier") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0) warp 0 lanes 0-31: barrier.cluster.wait for phase 0 of the cluster barrier") !=
+        std::string::npos);
   CHECK(e.find("barrier.cluster of cluster (0,0,0): phase 0, 32 of 64 non-exited threads arrived") != std::string::npos);
-  CHECK(e.find("waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x0 (phase 0, parity 0, 1 of 1 arrivals "
-               "pending, tx-count 0)") != std::string::npos);
+  CHECK(e.find("CTA (1,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 1 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("CTA (1,0,0) warp 0 lanes 0-31: mbarrier wait on the mbarrier at shared::cta 0x400") != std::string::npos);
   // barrier.cluster.wait without an arrive.
   CHECK(error_of(kernel("  barrier.cluster.wait;\n"), {2, 1, 1}, {2, 1, 1}).find("without a preceding "
         "barrier.cluster.arrive") != std::string::npos);
@@ -292,5 +301,70 @@ $Lend:
   barrier.cluster.wait;
 )";
   CHECK(error_of(kernel(wrong), {2, 1, 1}, {2, 1, 1}).find("must be in the same CTA as the destination") !=
+        std::string::npos);
+}
+
+TEST_CASE("shared addresses carry the cluster rank in bits 24-31 (the H200's encoding)") {
+  // The kernel's .shared variables: bar (16 bytes, align 8) at 0x400 after the 1 KiB reserve, buf
+  // at 0x410 (models/machine/shared_memory.h). Thread 0 of CTA c (rank r of 2) writes:
+  //   out[c*8+0] = mov of buf        = r << 24 | 0x410
+  //   out[c*8+1] = cvta.to.shared of cvta.shared of it (the low 32 bits round-trip)
+  //   out[c*8+2] = mapa(buf, 255)    = 0xff000410 (no range check)
+  //   out[c*8+3] = getctarank(buf & ~(1 << 24)) = 0 (the even CTA of the pair)
+  //   out[c*8+4] = isspacep.shared::cta of the peer's generic address = 0, out[c*8+5] ::cluster = 1
+  //   out[c*8+6] = ld.shared::cluster [buf & ~(1 << 24)]: rank 0's buf[0] = 0x500 (rank 0 stored it)
+  const std::string body = R"(
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $Lskip;
+  setp.eq.u32 %p2, %r2, 0;
+  mov.u32 %r7, 0x500;
+  @%p2 st.shared.u32 [buf], %r7;
+$Lskip:
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  @%p1 bra $Lend;
+  mul.wide.u32 %rd2, %r6, 32;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  cvt.u64.u32 %rd4, %r5;
+  cvta.shared.u64 %rd5, %rd4;
+  cvta.to.shared.u64 %rd6, %rd5;
+  cvt.u32.u64 %r8, %rd6;
+  st.global.u32 [%rd3+4], %r8;
+  mov.u32 %r9, 255;
+  mapa.shared::cluster.u32 %r10, %r5, %r9;
+  st.global.u32 [%rd3+8], %r10;
+  and.b32 %r11, %r5, 0xFEFFFFFF;
+  getctarank.shared::cluster.u32 %r12, %r11;
+  st.global.u32 [%rd3+12], %r12;
+  xor.b32 %r13, %r2, 1;
+  mapa.u64 %rd7, %rd5, %r13;
+  isspacep.shared::cta %p3, %rd7;
+  selp.u32 %r14, 1, 0, %p3;
+  st.global.u32 [%rd3+16], %r14;
+  isspacep.shared::cluster %p4, %rd7;
+  selp.u32 %r15, 1, 0, %p4;
+  st.global.u32 [%rd3+20], %r15;
+  ld.shared::cluster.u32 %r16, [%r11];
+  st.global.u32 [%rd3+24], %r16;
+$Lend:
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+)";
+  const Run r = run(kernel(body), {2, 1, 1}, {2, 1, 1});
+  for (uint32_t c = 0; c < 2; ++c) {
+    CAPTURE(c);
+    CHECK(r.out[c * 8 + 0] == (c << 24 | 0x410));
+    CHECK(r.out[c * 8 + 1] == (c << 24 | 0x410));
+    CHECK(r.out[c * 8 + 2] == 0xff000410u);
+    CHECK(r.out[c * 8 + 3] == 0);
+    CHECK(r.out[c * 8 + 4] == 0);
+    CHECK(r.out[c * 8 + 5] == 1);
+    CHECK(r.out[c * 8 + 6] == 0x500);
+  }
+  // A .shared::cta access through the peer's address is an error naming both ranks (the H200 raises
+  // an illegal-instruction error: kernels/cluster/bad/smem_probe_m0).
+  const std::string bad = "  xor.b32 %r7, %r5, 0x1000000;\n  ld.shared::cta.u32 %r8, [%r7];\n";
+  CHECK(error_of(kernel(bad), {2, 1, 1}, {2, 1, 1}).find("names CTA rank 1, the executing CTA is rank 0") !=
         std::string::npos);
 }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/machine_config.h"
+#include "models/machine/machine_config.h"
 #include "sim/units/mbarrier.h"
 #include "tests/sim/harness.h"
 
@@ -235,8 +235,8 @@ $Ldone:
   std::vector<uint32_t> out;
   run(kernel(body), 32, &out);
   CHECK(out[0] == 0);
-  // 5000 ns at the H200's 1980 MHz = 9900 cycles (sim/machine_config.cc), plus a few of issue.
-  const uint32_t limit = 5000 * sim::machine_config(isa::Arch::Sm90a).clock_mhz / 1000;
+  // 5000 ns at the H200's 1980 MHz = 9900 cycles (models/machine/machine_table.cc), plus a few of issue.
+  const uint32_t limit = 5000 * models::machine_config(isa::Arch::Sm90a).clock_mhz / 1000;
   CHECK(out[1] >= limit);
   CHECK(out[1] <= limit + 8);
 }
@@ -252,7 +252,7 @@ TEST_CASE("mbarrier PTX: misuse reports name the barrier, its state and the rule
             .find("invalidated by mbarrier.inval at cycle") != std::string::npos);
   // Misaligned (4 mod 8).
   CHECK(error_of(one("add.u32 %r6, %r4, 4;\n mbarrier.init.shared::cta.b64 [%r6], 1;"), 32)
-            .find("shared::cta 0x4 is not 8-byte aligned") != std::string::npos);
+            .find("shared::cta 0x404 is not 8-byte aligned") != std::string::npos);
   // Outside the CTA's shared memory.
   CHECK(error_of(one("mov.u32 %r6, 0x100000;\n mbarrier.init.shared::cta.b64 [%r6], 1;"), 32)
             .find("outside the CTA's") != std::string::npos);
@@ -264,7 +264,7 @@ TEST_CASE("mbarrier PTX: misuse reports name the barrier, its state and the rule
   // Pending count below zero.
   const std::string under = error_of(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n"
                                          "mbarrier.arrive.shared::cta.b64 %rd2, [%r4], 3;"), 32);
-  CHECK(under.find("mbarrier at shared::cta 0x0 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0)") !=
+  CHECK(under.find("mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0)") !=
         std::string::npos);
   CHECK(under.find("exceeds the 2 pending arrivals") != std::string::npos);
   CHECK(under.find("mbar.ptx:") != std::string::npos);  // the PTX line
@@ -276,7 +276,7 @@ TEST_CASE("mbarrier PTX: misuse reports name the barrier, its state and the rule
   // Re-initialised while a phase is under way.
   CHECK(error_of(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n mbarrier.arrive.shared::cta.b64 %rd2, [%r4];\n"
                      "mbarrier.init.shared::cta.b64 [%r4], 2;"), 32)
-            .find("re-initialises the mbarrier at shared::cta 0x0 (phase 0, parity 0, 1 of 2") != std::string::npos);
+            .find("re-initialises the mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 2") != std::string::npos);
   // A generic store over a live mbarrier.
   CHECK(error_of(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n st.shared.u32 [%r4], 7;\n"
                      "mbarrier.arrive.shared::cta.b64 %rd2, [%r4];"), 32)
@@ -289,7 +289,7 @@ TEST_CASE("mbarrier PTX: misuse reports name the barrier, its state and the rule
   CHECK(error_of(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n add.u32 %r6, %r4, 8;\n"
                      "mbarrier.init.shared::cta.b64 [%r6], 2;\n mbarrier.arrive.shared::cta.b64 %rd2, [%r6];\n"
                      "mbarrier.test_wait.shared::cta.b64 %p2, [%r4], %rd2;"), 32)
-            .find("not returned by an arrive on this mbarrier but on the one at shared::cta 0x8") != std::string::npos);
+            .find("not returned by an arrive on this mbarrier but on the one at shared::cta 0x408") != std::string::npos);
 }
 
 TEST_CASE("mbarrier PTX: illegal forms are rejected at load") {
@@ -337,7 +337,7 @@ TEST_CASE("mbarrier PTX: checker warnings — lapping, stale parity, transaction
   // complete_tx with nothing expected: tx -64 at exit.
   const std::string tx = warnings(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n"
                                       "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r4], 64;"));
-  CHECK(tx.find("at exit the mbarrier at shared::cta 0x0 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64) "
+  CHECK(tx.find("at exit the mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64) "
                 "has 64 more transaction units completed than were expected") != std::string::npos);
   // A correct pipeline warns about nothing (the first test case checks r.findings.empty()).
 }
@@ -360,9 +360,11 @@ $Lwait:
   const std::string e = error_of(kernel(body), 64);
   CHECK(e.find("deadlock") != std::string::npos);
   CHECK(e.find("no asynchronous operation is in flight") != std::string::npos);
-  CHECK(e.find("warp 0 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x0 (phase 0, parity 0, "
-               "1 of 2 arrivals pending, tx-count 96) at mbar.ptx:") != std::string::npos);
-  CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait)") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0), last updated at cycle 13: mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 2 "
+               "arrivals pending, tx-count 96); last update: mbarrier.arrive by its own warp 0 at mbar.ptx:") !=
+        std::string::npos);
+  CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400 for the completion of "
+               "phase 0 at mbar.ptx:") != std::string::npos);
   CHECK(e.find("mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
 }
 
@@ -382,8 +384,9 @@ $Lwait:
 )";
   const std::string e = error_of(kernel(body), 64);
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x0 (phase 0, parity 0, "
-               "2 of 2 arrivals pending, tx-count 0)") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400") != std::string::npos);
 }
 
 TEST_CASE("mbarrier PTX: a test_wait polling loop on a barrier that never completes ends in the deadlock report") {
@@ -402,8 +405,10 @@ $Lwait:
 )";
   const std::string e = error_of(kernel(body), 64);
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("warp 0 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x0 (phase 0, parity 0, "
-               "2 of 2 arrivals pending, tx-count 0) at mbar.ptx:") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400 for the completion of "
+               "phase 0 at mbar.ptx:") != std::string::npos);
   CHECK(e.find("mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
   // A poller whose barrier completes late (the producer sleeps 50 us, far beyond 4096 polls) still
   // gets True and the data.

@@ -181,7 +181,9 @@ TEST_CASE("memory: out-of-bounds and misaligned accesses are reported with kerne
   CHECK_THROWS_WITH_AS(h.launch("mis", {1, 1, 1}, {1, 1, 1}, test::Params().add(buf)),
                        doctest::Contains("misaligned global load of 4 bytes at"), sim::SimError);
   CHECK_THROWS_WITH_AS(h.launch("sh", {1, 1, 1}, {1, 1, 1}, test::Params()),
-                       doctest::Contains("out-of-bounds shared load of 4 bytes at shared address 0x7d0: the CTA has 1040 bytes"),
+                       doctest::Contains("out-of-bounds shared load of 4 bytes at shared address 0xbd0: the CTA's shared "
+                                         "memory is [0x0, 0x480) (1024 reserved + 16 static + 0 dynamic bytes, rounded "
+                                         "up to 128)"),
                        sim::SimError);
   CHECK_THROWS_WITH_AS(h.launch("nul", {1, 1, 1}, {1, 1, 1}, test::Params()),
                        doctest::Contains("generic load of 4 bytes at 0x0: the address is in no state space"), sim::SimError);

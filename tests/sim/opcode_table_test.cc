@@ -292,7 +292,7 @@ std::map<std::string, Sample> samples() {
        v("mov.b64 %z2, 0x0000000300000005;\n mov.b64 %z3, 0x0000000100000002;\n mov.b128 %q0, {%z2, %z3};\n"
          " clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %y0, %q0;",
          3)},
-      // 9.7.14-16: tensor core instructions (later issues).
+      // 9.7.14-16: tensor core instructions.
       // mma.sync needs a whole warp (one thread is an error) and wgmma an sm_90a device (this
       // table runs on sm_100a). Values:
       // tests/sim/mma_sync_test.cc, wgmma_test.cc and the H200 goldens of kernels/hopper.
@@ -411,7 +411,7 @@ TEST_CASE("opcode table: every row has a parser rule, a timing class, an execute
     }
     CHECK_MESSAGE(got[0] == *s.want, ident << ": `" << s.text << "` gave 0x" << std::hex << got[0] << ", expected 0x" << *s.want);
   }
-  // The list of rows that parse but are not executed yet (the remaining work of later issues).
+  // The list of rows that parse but are not executed yet (the remaining work).
   std::string list;
   for (const auto& t : todo_rows) list += " " + t;
   MESSAGE("not implemented yet (" << todo_rows.size() << " rows):" << list);

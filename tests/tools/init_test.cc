@@ -243,7 +243,10 @@ TEST_CASE("init: file, element size and count must match") {
                                             "but this buffer needs 5 elements of 4 bytes (f32)") != std::string::npos);
   CHECK(error_of(in, SpecDType::F16, 6).find("needs 6 elements of 2 bytes") != std::string::npos);
   in.file_path = dir / "missing.npy";
-  CHECK(error_of(in, SpecDType::F32, 6).find("missing.npy: cannot open the file") != std::string::npos);
+  in.spec_file = "s.json";
+  CHECK(error_of(in, SpecDType::F32, 6).find("missing.npy: does not exist") != std::string::npos);
+  // The error names the spec and the field (issue 16: "a missing init file reported without the spec or field").
+  CHECK(error_of(in, SpecDType::F32, 6).find(in.spec_file + ": " + in.json_path + ": the init file") == 0);
 }
 
 TEST_CASE("init: max_finite per format") {

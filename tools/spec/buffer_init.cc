@@ -158,7 +158,12 @@ void check_init(const InitSpec& in, SpecDType t, uint64_t count) {
       }
       return;
     case InitKind::File: {
-      const NpyHeader h = read_npy_header(in.file_path);
+      NpyHeader h;
+      try {
+        h = read_npy_header(in.file_path);
+      } catch (const SpecError& e) {
+        fail(in, fmt::format("the init file \"{}\" (resolved to {}): {}", in.file, in.file_path, e.what()));
+      }
       if (h.item_size != elem_bytes(t) || h.count() != count)
         fail(in, fmt::format("{} holds {} elements of {} bytes ('{}', shape ({})), but this {} "
                              "needs {} elements of {} bytes ({})", in.file, h.count(), h.item_size,
@@ -264,7 +269,12 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
       return out;
     }
     case InitKind::File: {
-      const NpyArray a = read_npy(in.file_path);
+      NpyArray a;
+      try {
+        a = read_npy(in.file_path);
+      } catch (const SpecError& e) {
+        fail(in, fmt::format("the init file \"{}\" (resolved to {}): {}", in.file, in.file_path, e.what()));
+      }
       if (a.header.item_size != size || a.header.count() != count) check_init(in, t, count);
       std::memcpy(out.data(), a.data.data(), out.size());
       return out;

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "tools/spec/host_memory.h"
+#include "tools/spec/input_file.h"
 #include "tools/spec/spec_error.h"
 
 namespace tcsim::spec {
@@ -92,33 +94,41 @@ ParsedDescr parse_descr(const std::string& path, std::string& d) {
   return {order == '>' && size > 1, size};
 }
 
-std::string read_prefix(std::ifstream& f, const std::string& path, size_t n) {
-  std::string b(n, '\0');
-  f.read(b.data(), static_cast<std::streamsize>(n));
-  if (static_cast<size_t>(f.gcount()) != n) fail(path, "file is truncated");
-  return b;
-}
-
-NpyHeader parse_header(std::ifstream& f, const std::string& path) {
-  if (!f) throw SpecError(fmt::format("{}: cannot open the file", path));
-  const std::string pre = read_prefix(f, path, 8);
+// The header of the .npy file `path`: magic, version, header length, then the dict literal (read
+// from the file's first bytes only; `file_size` gets the whole file's size).
+NpyHeader parse_header(const std::string& path, uint64_t* file_size) {
+  std::string pre;
+  try {
+    pre = read_regular_file_prefix(path, 12, file_size);
+  } catch (const InputFileError& e) {
+    throw SpecError(fmt::format("{}: {}", path, e.what()));
+  }
+  if (pre.size() < 8) fail(path, "file is truncated");
   if (pre.compare(0, 6, kMagic) != 0) fail(path, "no \\x93NUMPY magic at the start");
   const int major = static_cast<unsigned char>(pre[6]);
   uint64_t hlen = 0, off = 0;
   if (major == 1) {
-    const std::string l = read_prefix(f, path, 2);
-    hlen = static_cast<unsigned char>(l[0]) | static_cast<unsigned>(static_cast<unsigned char>(l[1])) << 8;
+    if (pre.size() < 10) fail(path, "file is truncated");
+    hlen = static_cast<unsigned char>(pre[8]) | static_cast<unsigned>(static_cast<unsigned char>(pre[9])) << 8;
     off = 10;
   } else if (major == 2 || major == 3) {
-    const std::string l = read_prefix(f, path, 4);
-    for (int i = 3; i >= 0; --i) hlen = hlen << 8 | static_cast<unsigned char>(l[i]);
+    if (pre.size() < 12) fail(path, "file is truncated");
+    for (int i = 11; i >= 8; --i) hlen = hlen << 8 | static_cast<unsigned char>(pre[i]);
     off = 12;
   } else {
     fail(path, fmt::format("format version {}.{} (this reader knows 1.0, 2.0, 3.0)", major,
                            static_cast<int>(static_cast<unsigned char>(pre[7]))));
   }
   if (hlen > (1u << 24)) fail(path, "header length is implausible");
-  const std::string text = read_prefix(f, path, hlen);
+  if (off + hlen > *file_size) fail(path, "file is truncated");
+  std::string all;
+  try {
+    all = read_regular_file_prefix(path, off + hlen, file_size);
+  } catch (const InputFileError& e) {
+    throw SpecError(fmt::format("{}: {}", path, e.what()));
+  }
+  if (all.size() < off + hlen) fail(path, "file is truncated");
+  const std::string text = all.substr(off);
 
   NpyHeader h;
   h.data_offset = off + hlen;
@@ -185,27 +195,35 @@ uint64_t NpyHeader::count() const {
 }
 
 NpyHeader read_npy_header(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return parse_header(f, path);
+  uint64_t size = 0;
+  return parse_header(path, &size);
 }
 
 NpyArray read_npy(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
   NpyArray a;
-  a.header = parse_header(f, path);
+  uint64_t file_size = 0;
+  a.header = parse_header(path, &file_size);
   std::string descr = a.header.descr;
   const ParsedDescr pd = parse_descr(path, descr);
   const uint64_t count = a.header.count();
   if (count != 0 && count > (uint64_t{1} << 40) / a.header.item_size)
     fail(path, "the array is larger than 1 TiB");
   const uint64_t bytes = count * a.header.item_size;
-  a.data.resize(bytes);
-  f.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(bytes));
-  if (static_cast<uint64_t>(f.gcount()) != bytes)
+  const uint64_t have = file_size - a.header.data_offset;
+  if (have < bytes)
     fail(path, fmt::format("data is truncated: the header promises {} bytes ({} elements of {} "
-                           "bytes), the file has {}", bytes, count, a.header.item_size, f.gcount()));
-  if (f.peek() != std::ifstream::traits_type::eof())
-    fail(path, fmt::format("trailing bytes after the {} data bytes the header promises", bytes));
+                           "bytes), the file has {}", bytes, count, a.header.item_size, have));
+  if (have > bytes) fail(path, fmt::format("trailing bytes after the {} data bytes the header promises", bytes));
+  check_host_memory(2 * bytes, path, "", "reading this .npy file");
+  std::string all;
+  try {
+    all = read_regular_file(path, file_size);
+  } catch (const InputFileError& e) {
+    throw SpecError(fmt::format("{}: {}", path, e.what()));
+  }
+  if (all.size() != file_size) fail(path, "the file changed while it was being read");
+  a.data.resize(bytes);
+  std::memcpy(a.data.data(), all.data() + a.header.data_offset, bytes);
   if (pd.swap) {
     for (uint64_t i = 0; i < count; ++i)
       std::reverse(a.data.begin() + static_cast<std::ptrdiff_t>(i * pd.size),

@@ -21,11 +21,12 @@ extra=""
 [ -n "${TCSIM_HW_INCLUDES:-}" ] && extra="-I${TCSIM_HW_INCLUDES}"
 libdir="$cuda/lib64"
 [ -e "$libdir/libcuda.so" ] || libdir="$cuda/lib64/stubs"
-srcs="$root/tools/tcsim-hw/main.cc $root/tools/tcsim-hw/cuda_backend.cc $root/tools/spec/*.cc $root/models/formats/*.cc"
+srcs="$root/tools/tcsim-hw/main.cc $root/tools/tcsim-hw/cuda_backend.cc $root/tools/spec/*.cc $root/models/formats/*.cc
+      $root/models/machine/machine_table.cc"
 for f in isa/descriptors/tensor_map.cc isa/descriptors/bitfield.cc; do
   [ -e "$root/$f" ] && srcs="$srcs $root/$f"
 done
 # shellcheck disable=SC2086
-${CXX:-g++} -std=c++20 -O2 -ffp-contract=off -DFMT_HEADER_ONLY -I"$root" $extra -isystem "$cuda/include" \
+${CXX:-g++} -std=c++20 -O2 -ffp-contract=off -DFMT_HEADER_ONLY -DTCSIM_SOURCE_ROOT="\"$root\"" -I"$root" $extra -isystem "$cuda/include" \
   $srcs -o "$out" -L"$libdir" -lcuda
 echo "built $out"

@@ -15,12 +15,13 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
+#include "isa/printable.h"
 #include "sim/api.h"
 #include "tools/spec/diff.h"
 #include "tools/spec/launch_spec.h"
@@ -47,9 +48,27 @@ uint64_t parse_count(std::string_view opt, std::string_view v) {
   return x;
 }
 
+// --match: RE2 (linear-time matching, no recursion on the pattern's nesting: a hostile pattern
+// can neither blow the stack nor backtrack for hours, unlike std::regex), bounded in length.
+constexpr size_t kMaxMatchPattern = 4096;
+
+std::unique_ptr<RE2> compile_match(const std::string& pattern) {
+  if (pattern.size() > kMaxMatchPattern)
+    throw UsageError(fmt::format("--match: the pattern has {} characters (at most {})", pattern.size(),
+                                 kMaxMatchPattern));
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(int64_t{16} << 20);
+  auto re = std::make_unique<RE2>(pattern, o);
+  if (!re->ok())
+    throw UsageError(fmt::format("--match: '{}' is not a regular expression ({})", isa::printable_token(pattern),
+                                 re->error()));
+  return re;
+}
+
 int run_golden(Args args) {
   std::vector<std::string> pos;
-  std::optional<std::regex> match;
+  std::unique_ptr<RE2> match;
   std::string match_text;
   sim::DeviceOptions opts;
   bool skip_missing = false;
@@ -61,22 +80,22 @@ int run_golden(Args args) {
     };
     if (a == "--match") {
       match_text = std::string(value());
-      try {
-        match = std::regex(match_text, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        throw UsageError(fmt::format("--match: '{}' is not a regular expression ({})", match_text, e.what()));
-      }
+      match = compile_match(match_text);
     } else if (a == "--max-steps") {
       opts.max_steps = parse_count(a, value());
+    } else if (a == "--max-seconds") {
+      opts.max_seconds = static_cast<double>(parse_count(a, value()));
     } else if (a == "--skip-missing") {
       skip_missing = true;
     } else if (a.starts_with("--")) {
-      throw UsageError(fmt::format("unknown option '{}' (options: --match REGEX, --max-steps N, --skip-missing)", a));
+      throw UsageError(fmt::format("unknown option '{}' (options: --match REGEX, --max-steps N, --max-seconds S, --skip-missing)", a));
     } else {
       pos.emplace_back(a);
     }
   }
-  if (pos.size() != 2) throw UsageError("usage: tcsim golden SPEC_DIR GOLDEN_DIR [--match REGEX] [--max-steps N] [--skip-missing]");
+  if (pos.size() != 2)
+    throw UsageError("usage: tcsim golden SPEC_DIR GOLDEN_DIR [--match REGEX] [--max-steps N] [--max-seconds S] "
+                     "[--skip-missing]");
   const fs::path spec_dir = pos[0], golden_dir = pos[1];
   std::error_code ec;
   if (!fs::is_directory(spec_dir, ec)) throw UsageError(fmt::format("{}: not a directory of launch specs", spec_dir.string()));
@@ -84,12 +103,12 @@ int run_golden(Args args) {
   std::vector<fs::path> specs;
   for (const auto& e : fs::directory_iterator(spec_dir, ec))
     if (e.is_regular_file() && e.path().extension() == ".json" &&
-        (!match || std::regex_search(e.path().stem().string(), *match)))
+        (!match || RE2::PartialMatch(e.path().stem().string(), *match)))
       specs.push_back(e.path());
   std::sort(specs.begin(), specs.end());
   if (specs.empty())
     throw UsageError(fmt::format("{}: no *.json spec{}", spec_dir.string(),
-                                 match ? fmt::format(" matches '{}'", match_text) : std::string()));
+                                 match ? fmt::format(" matches '{}'", isa::printable_token(match_text)) : std::string()));
   DevicePool pool(opts);
   int passed = 0, differ = 0, errors = 0, missing = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -112,7 +131,8 @@ int run_golden(Args args) {
       sim::Device& dev = pool.device(*arch);
       SimBackend backend(dev, s.path, &pool);
       const spec::RunResult r = spec::run_spec(s, ptx, backend);
-      const spec::DiffReport d = spec::diff_outputs(r.outputs, golden.outputs, 4);
+      spec::DiffReport d = spec::diff_outputs(r.outputs, golden.outputs, 4);
+      spec::add_printf_diff(d, r.outcome.printf_output, golden.run.printf_output, "tcsim", gdir.string(), 4);
       for (const auto& w : r.outcome.finding_lines) fmt::print("  finding: {}\n", w);
       if (d.identical()) {
         fmt::print("PASS {}\n", name);
@@ -122,7 +142,7 @@ int run_golden(Args args) {
         ++differ;
       }
     } catch (const std::exception& e) {
-      fmt::print("ERROR {}: {}\n", name, e.what());
+      fmt::print("ERROR {}: {}\n", name, isa::bounded_message(e.what()));
       ++errors;
     }
     std::fflush(stdout);
@@ -137,7 +157,7 @@ int run_golden(Args args) {
 
 }  // namespace
 
-TCSIM_COMMAND(golden, "golden SPEC_DIR GOLDEN_DIR [--match REGEX] [--max-steps N] [--skip-missing]   run every spec of a folder against its golden",
+TCSIM_COMMAND(golden, "golden SPEC_DIR GOLDEN_DIR [--match REGEX] [--max-steps N] [--max-seconds S] [--skip-missing]   run every spec of a folder against its golden",
               run_golden);
 
 }  // namespace tcsim::cli

@@ -29,6 +29,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@
 #include "models/formats/format.h"
 #include "models/mma/engine.h"
 #include "models/mma/param_table.h"
+#include "tools/spec/input_file.h"
 #include "tools/tcsim/command.h"
 
 namespace tcsim::cli {
@@ -117,8 +119,13 @@ Options parse_options(Args args) {
 }
 
 std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw UsageError(fmt::format("cannot open '{}'", path));
+  std::string text;
+  try {
+    text = spec::read_regular_file(path, spec::kMaxTextInputBytes);
+  } catch (const spec::InputFileError& e) {
+    throw UsageError(fmt::format("cannot read '{}': it {}", path, e.what()));
+  }
+  std::istringstream f(text);
   std::vector<std::string> lines;
   for (std::string line; std::getline(f, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();

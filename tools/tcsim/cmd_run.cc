@@ -1,11 +1,12 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
-//                     [--schedule-sweep N] [--max-steps N] [--strict]
+//                     [--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]
 // Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
 // and sim::Device. Findings (docs/findings.md) are summarised on stderr. Exit 0: ran (and matched
 // the golden); 1: outputs differ from --golden; 2: bad input, an error in the simulated kernel, or
 // findings under --strict.
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,7 @@
 #include "tools/spec/spec_error.h"
 #include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim/command.h"
+#include "tools/tcsim/progress_line.h"
 #include "tools/tcsim/sim_backend.h"
 
 namespace tcsim::cli {
@@ -47,6 +49,14 @@ uint64_t parse_u64(std::string_view opt, std::string_view v) {
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x, base);
   if (v.empty() || ec != std::errc() || p != v.data() + v.size())
     throw UsageError(fmt::format("{}: '{}' is not a non-negative integer", opt, v));
+  return x;
+}
+
+double parse_seconds(std::string_view opt, std::string_view v) {
+  double x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || ec != std::errc() || p != v.data() + v.size() || !(x >= 0) || x > 1e9)
+    throw UsageError(fmt::format("{}: '{}' is not a number of seconds in [0, 1e9]", opt, v));
   return x;
 }
 
@@ -83,8 +93,19 @@ constexpr OptionDef kOptions[] = {
        o.sweep = parse_u64(n, v);
        if (o.sweep == 0 || o.sweep > 100000) throw UsageError(fmt::format("{}: N must lie in [1, 100000]", n));
      }},
-    {"--max-steps", "N", "watchdog: stop after N warp-instructions (0: the simulator's default)",
+    {"--max-steps", "N",
+     "watchdog: stop after N warp-instructions in all or by one warp (0: the simulator's defaults, 2^28 in all "
+     "and 2^24 by one warp)",
      [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_steps = parse_u64(n, v); }},
+    {"--host-threads", "N",
+     "host threads simulating in parallel (0: one per core, the default); results do not depend on it",
+     [](RunOptions& o, std::string_view n, std::string_view v) {
+       const uint64_t t = parse_u64(n, v);
+       if (t > 1024) throw UsageError(fmt::format("{}: N must lie in [0, 1024]", n));
+       o.device.host_threads = static_cast<unsigned>(t);
+     }},
+    {"--max-seconds", "S", "watchdog: stop after S seconds of wall time (0: no limit, the default)",
+     [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_seconds = parse_seconds(n, v); }},
     {"--strict", "", "findings (rules of the PTX ISA the kernel broke; docs/findings.md) are errors: exit 2",
      [](RunOptions& o, std::string_view, std::string_view) { o.strict = true; }},
 };
@@ -143,7 +164,11 @@ int sweep(const RunOptions& o, Simulate&& simulate) {
     std::string why;
     try {
       const spec::RunResult r = simulate(opts);
-      const spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      if (base.outcome.printf_output && r.outcome.printf_output) {
+        // The same lines in another order is the same printf output for a GPU, not a race.
+        d.printf_diff = spec::diff_printf(base.outcome.printf_output->text, r.outcome.printf_output->text);
+      }
       if (d.identical()) continue;
       why = spec::format_report(d, "seed 0 (default order)", fmt::format("seed {}", seed));
     } catch (const std::exception& e) {
@@ -189,8 +214,26 @@ int run_run(Args args) {
       throw UsageError("--schedule-sweep runs its own schedules: leave out --schedule/--seed");
     return sweep(o, simulate);
   }
-  const spec::RunResult r = simulate(o.device);
+  sim::DeviceOptions dev_opts = o.device;
+  enable_progress_line(dev_opts);
+  spec::RunResult r;
+  try {
+    r = simulate(dev_opts);
+  } catch (...) {
+    clear_progress_line();
+    throw;
+  }
+  clear_progress_line();
 
+  // Device printf output, as a GPU's driver writes it when the host synchronises: after the launch.
+  if (const auto& p = r.outcome.printf_output) {
+    std::fwrite(p->text.data(), 1, p->text.size(), stdout);
+    std::fflush(stdout);  // before any note or finding on stderr
+    if (p->dropped.value_or(0))
+      fmt::print(stderr, "note: printf: {} of {} printf calls dropped: the {}-byte printf FIFO was full "
+                 "(cudaLimitPrintfFifoSize; docs/printf.md)\n", *p->dropped, *p->dropped + p->records.value_or(0),
+                 p->fifo_bytes.value_or(0));
+  }
   if (!r.outcome.findings_summary.empty()) fmt::print(stderr, "{}", r.outcome.findings_summary);
   fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));
   if (!r.outcome.approx_ops.empty())
@@ -206,12 +249,14 @@ int run_run(Args args) {
     info.seed = o.device.seed;
     info.approx_ops = r.outcome.approx_ops;
     info.findings = r.outcome.findings;
+    info.printf_output = r.outcome.printf_output;
     spec::write_output_dir(*o.out, info, r.outputs);
     fmt::print("outputs written to {}\n", *o.out);
   }
   int rc = 0;
   if (golden) {
-    const spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    spec::add_printf_diff(d, r.outcome.printf_output, golden->run.printf_output, "tcsim", *o.golden);
     fmt::print("{}", spec::format_report(d, "tcsim", *o.golden));
     if (!d.identical()) rc = 1;
   }
@@ -226,6 +271,7 @@ int run_run(Args args) {
 }  // namespace
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
-                   "[--schedule-sweep N] [--max-steps N] [--strict]   run a launch spec", run_run);
+                   "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]   run a launch "
+                   "spec", run_run);
 
 }  // namespace tcsim::cli

@@ -35,6 +35,8 @@
 #include "tools/spec/launch_spec.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/spec_error.h"
+#include "tools/spec/input_file.h"
+#include "tools/spec/json_limits.h"
 #include "tools/tcsim/command.h"
 #include "tools/tcsim/sim_backend.h"
 
@@ -340,12 +342,13 @@ struct Outcome {
 };
 
 Outcome verify_one(const std::string& path, sim::Device& dev, SimBackend& backend) {
-  std::ifstream f(path);
   Json j;
   try {
-    j = Json::parse(f);
-  } catch (const nlohmann::json::exception& e) {
-    return {false, fmt::format("not valid JSON: {}", e.what())};
+    j = spec::parse_json_bounded<Json>(spec::read_regular_file(path, spec::kMaxSpecBytes), path);
+  } catch (const spec::InputFileError& e) {
+    return {false, fmt::format("cannot read the spec: it {}", e.what())};
+  } catch (const spec::SpecError& e) {
+    return {false, e.what()};
   }
   if (!j.is_object() || !j.contains("case")) return {true, "skipped (no case object)"};
   const spec::LaunchSpec s = spec::load_spec(path);

@@ -21,6 +21,9 @@ struct Command {
 
 bool register_command(const Command& c);
 
+// "tcsim CMD: error: MESSAGE" on stderr, the message printable and bounded (isa/printable.h).
+void print_error(std::string_view command, std::string_view message);
+
 // Bad input (not hex, out of range, unknown option, unreadable file): exit code 2.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

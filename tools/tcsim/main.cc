@@ -5,8 +5,11 @@
 #include <string_view>
 #include <vector>
 
+#include <new>
+
 #include <fmt/core.h>
 
+#include "isa/printable.h"
 #include "tools/tcsim/command.h"
 
 namespace tcsim::cli {
@@ -28,6 +31,10 @@ bool register_command(const Command& c) {
   registry().push_back(c);
   return true;
 }
+
+void print_error(std::string_view command, std::string_view message) {
+  fmt::print(stderr, "tcsim {}: error: {}\n", command, isa::bounded_message(message));
+}
 }  // namespace tcsim::cli
 
 int main(int argc, char** argv) {
@@ -41,14 +48,17 @@ int main(int argc, char** argv) {
     if (c.name != args[0]) continue;
     try {
       return c.run(Args(args).subspan(1));
-    } catch (const UsageError& e) {
-      fmt::print(stderr, "tcsim {}: error: {}\n", c.name, e.what());
+    } catch (const std::bad_alloc&) {
+      // Inputs are checked against host memory before anything large is allocated (tools/spec
+      // host_memory.h); this is the net under that rule, never the library's "std::bad_alloc".
+      print_error(c.name, "out of host memory: the input asks for more memory than this host can give "
+                          "(reduce buffer sizes, the grid, or run on a larger host)");
       return 2;
     } catch (const std::exception& e) {
-      fmt::print(stderr, "tcsim {}: error: {}\n", c.name, e.what());
+      print_error(c.name, e.what());
       return 2;
     }
   }
-  fmt::print(stderr, "tcsim: error: unknown command '{}' (try 'tcsim help')\n", args[0]);
+  fmt::print(stderr, "tcsim: error: unknown command '{}' (try 'tcsim help')\n", tcsim::isa::printable_token(args[0]));
   return 2;
 }

@@ -1,0 +1,27 @@
+// Fuzz target: the PTX front end as `tcsim run` and `tcsim check-ptx` use it: parse (isa/ptx) and
+// bind every .entry (sim/program.cc, every family binder). Any input must give a module or one
+// error, never a crash, a hang or an unbounded allocation. Seeds: kernels/**/*.ptx; dictionary:
+// fuzz/ptx.dict.
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "fuzz/fuzz_util.h"
+#include "isa/arch.h"
+#include "isa/ptx/parser.h"
+#include "sim/api.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text = tcsim::fuzz::as_text(data, size);
+  auto parsed = tcsim::isa::ptx::parse(text, "fuzz.ptx");
+  if (!parsed) return 0;
+  const auto arch = tcsim::isa::parse_arch(parsed->target).value_or(tcsim::isa::Arch::Sm90a);
+  try {
+    tcsim::sim::Device dev(arch, tcsim::sim::DeviceOptions{});
+    dev.load_ptx(text, "fuzz.ptx");
+  } catch (const tcsim::sim::SimError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh TARGET SECONDS [WORKERS]: runs the libFuzzer harness fuzz_TARGET (fuzz/README.md)
+# for SECONDS, at nice 19, with WORKERS parallel processes (default 1; -fork mode). Targets:
+# ptx_front_end spec_loader npy_reader descriptors mma_dot run_kernel.
+# Builds build-asan/ (clang, -DTCSIM_FUZZ=ON: ASan+UBSan, shared with scripts/sanitize.sh asan) on first
+# use; the corpus grows in
+# build-asan/fuzz-corpus/TARGET (seeded from kernels/ and tests/fuzz/TARGET), crashes land in
+# build-asan/fuzz-artifacts/TARGET/: minimise one and commit it under tests/fuzz/TARGET/ (the
+# replay CTest fuzz_replay_TARGET runs it in the normal build). Environment: FUZZ_BUILD_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh TARGET SECONDS [WORKERS]}
+seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [WORKERS]}
+workers=${3:-1}
+B=${FUZZ_BUILD_DIR:-build-asan}
+case "$target" in
+  ptx_front_end|spec_loader|npy_reader|descriptors|mma_dot|run_kernel) ;;
+  *) echo "scripts/fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
+esac
+command -v clang++ >/dev/null || { echo "scripts/fuzz.sh: needs clang++ (Debian: apt-get install clang)" >&2; exit 2; }
+if [ ! -f "$B/build.ninja" ]; then
+  cmake -S . -B "$B" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DTCSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER}
+fi
+nice -n 19 cmake --build "$B" --target "fuzz_$target" -j "${BUILD_JOBS:-2}"
+corpus="$B/fuzz-corpus/$target"
+artifacts="$B/fuzz-artifacts/$target"
+mkdir -p "$corpus" "$artifacts"
+seeds=("tests/fuzz/$target")
+flags=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=20 -print_final_stats=1)
+if [ -z "$(ls -A "$corpus")" ]; then
+  case "$target" in
+    ptx_front_end|run_kernel)
+      find kernels -name '*.ptx' -size -64k ! -path '*bad/malformed.ptx' -exec cp {} "$corpus/" \; ;;
+    spec_loader) find kernels -name '*.json' -size -16k | head -400 | while read -r f; do cp "$f" "$corpus/$(echo "$f" | tr / _)"; done ;;
+    npy_reader) find kernels tests -name '*.npy' -size -64k | head -200 | while read -r f; do cp "$f" "$corpus/$(echo "$f" | tr / _)"; done ;;
+  esac
+fi
+case "$target" in
+  ptx_front_end|run_kernel) flags+=(-dict=fuzz/ptx.dict -max_len=65536) ;;
+  spec_loader) flags+=(-max_len=16384) ;;
+  *) flags+=(-max_len=4096) ;;
+esac
+[ "$workers" -gt 1 ] && flags+=(-fork="$workers")
+exec nice -n 19 "$B/bin/fuzz_$target" -max_total_time="$seconds" -artifact_prefix="$artifacts/" "${flags[@]}" \
+  "$corpus" "${seeds[@]}"
