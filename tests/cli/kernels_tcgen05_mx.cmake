@@ -45,4 +45,4 @@ set_tests_properties(kernels_tcgen05_sp_ws_clc_gemm_cases PROPERTIES PASS_REGULA
 add_test(NAME kernels_tcgen05_ws_use_without_fill
          COMMAND $<TARGET_FILE:tcsim> run ${_tck_dir}/specs/wsgemm/ws_use_without_fill.json)
 set_tests_properties(kernels_tcgen05_ws_use_without_fill PROPERTIES PASS_REGULAR_EXPRESSION
-                     "tcgen05-collector-use-without-fill x4 at gemm_ws.ptx:[0-9]+ .*collector::b0::lastuse")
+                     "tcgen05-collector-use-without-fill x4 at [^ ]*gemm_ws.ptx:[0-9]+ .*collector::b0::lastuse")
