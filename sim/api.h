@@ -26,6 +26,10 @@ struct LaunchConfig {
   // tcsim-hw does when the spec names a cluster): %is_explicit_cluster is then true even for a
   // 1x1x1 cluster. Cluster dims above one, or dims compiled into the kernel, imply it.
   bool explicit_cluster = false;
+  // The device printf FIFO's size for this launch (cudaLimitPrintfFifoSize), at least 512 KiB as on
+  // the H200; 0: the device's default (docs/printf.md "FIFO"). printf calls whose record does not
+  // fit are dropped and counted (LaunchResult::printf_dropped).
+  uint64_t printf_fifo_bytes = 0;
 };
 
 // Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on
@@ -85,6 +89,12 @@ struct LaunchResult {
   // (rule, site), earliest first, each with its count and first occurrences.
   std::vector<FindingGroup> findings;
   std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
+  // Device printf (vprintf) output of the launch, formatted as CUDA formats it, in a fixed order:
+  // CTA linear id, warp, lane, then the thread's calls in program order (docs/printf.md).
+  std::string printf_output;
+  uint64_t printf_records = 0;             // printf calls whose output is in printf_output
+  uint64_t printf_dropped = 0;             // printf calls dropped: the FIFO was full (or a text limit)
+  uint64_t printf_fifo_bytes = 0;          // the FIFO's capacity in effect
   // Every kept occurrence as one line (Finding::str()), in group order: for logs and tests.
   std::vector<std::string> finding_lines() const;
 };

@@ -70,6 +70,7 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
+<<<<<<< HEAD
       if (first) throw SimError(first->message + findings_note());
       // Plain stores in partition order, then every global read-modify-write in (cycle, SM, CTA,
       // warp, lane) order; atomics' warps wake at t + q with the old values in their registers
@@ -81,6 +82,15 @@ class LaunchRun {
         logs.push_back(&p->rmw_log());
       }
       RmwLog::commit_quantum(overlays, logs, *L_.gm);
+=======
+      if (first) throw SimError(first->message + findings_note() + printf_note());
+      for (auto& p : parts_) p->overlay().commit(*L_.gm);
+      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
+      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
+      std::vector<AtomicQueue*> queues;
+      for (auto& p : parts_) queues.push_back(&p->atomics());
+      AtomicQueue::apply_all(queues, *L_.gm);
+>>>>>>> main
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)
@@ -88,12 +98,12 @@ class LaunchRun {
       for (Cycles f : finished) end = max(end, f);
       ctas_done += finished.size();
       for (auto& p : parts_)
-        if (const Warp* w = p->warp_over_limit()) throw SimError(watchdog_warp(*w, total));
-      if (total > max_steps_) throw SimError(watchdog(total));
+        if (const Warp* w = p->warp_over_limit()) throw SimError(watchdog_warp(*w, total) + printf_note());
+      if (total > max_steps_) throw SimError(watchdog(total) + printf_note());
       if (opts_.max_seconds > 0 || opts_.progress) {
         const Clock::time_point now = Clock::now();
         const double secs = std::chrono::duration<double>(now - t0).count();
-        if (opts_.max_seconds > 0 && secs > opts_.max_seconds) throw SimError(wall_limit(secs, total));
+        if (opts_.max_seconds > 0 && secs > opts_.max_seconds) throw SimError(wall_limit(secs, total) + printf_note());
         if (opts_.progress && std::chrono::duration<double>(now - last_progress).count() >= opts_.progress_interval_seconds) {
           last_progress = now;
           opts_.progress(LaunchProgress{ctas_done, L_.cfg.grid.count(), (t + q).count(), total, secs});
@@ -107,7 +117,7 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note());
+      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note() + printf_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
@@ -125,6 +135,13 @@ class LaunchRun {
           r.approx_ops.push_back(names[id]);
           break;
         }
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
+    r.printf_output = std::move(po.text);
+    r.printf_records = po.records;
+    r.printf_dropped = po.dropped;
+    r.printf_fifo_bytes = printf_fifo_capacity(L_);
     return r;
   }
 
@@ -218,6 +235,21 @@ class LaunchRun {
     if (!s.empty() && s.back() == '\n') s.pop_back();
     if (!s.empty()) s.insert(s.begin(), '\n');
     return s;
+  }
+
+  // What the kernel printed before a fatal error (printf debugging is for exactly these runs); the
+  // first 64 KiB in the launch's output order.
+  std::string printf_note() const {
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    const PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
+    if (po.text.empty()) return "";
+    constexpr size_t kShown = 64 << 10;
+    std::string r = fmt::format("\n  device printf output before the error ({} call{}):\n", po.records,
+                                po.records == 1 ? "" : "s");
+    r += po.text.substr(0, kShown);
+    if (po.text.size() > kShown) r += fmt::format("\n  ... {} more bytes", po.text.size() - kShown);
+    return r;
   }
 
   std::string where_warps_are() const {

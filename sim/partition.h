@@ -14,6 +14,7 @@
 #include "sim/launch_state.h"
 #include "sim/memory/rmw_log.h"
 #include "sim/memory/store_overlay.h"
+#include "sim/printf_log.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
 
@@ -60,6 +61,12 @@ class Partition {
     approx_seen_[id] = 1;
   }
   const std::vector<uint8_t>& approx_seen() const { return approx_seen_; }
+<<<<<<< HEAD
+=======
+  uint64_t fences() const { return fences_; }
+  // Device printf records of this partition's threads (sim/exec/printf.cc, LaunchResult::printf_output).
+  PrintfLog& printf_log() { return printf_log_; }
+>>>>>>> main
   void set_now(Cycles t) { now_ = t; }
   // Text describing every blocked warp (deadlock report).
   std::string describe_blocked() const;
@@ -108,6 +115,7 @@ class Partition {
   const Warp* over_limit_ = nullptr;
   uint64_t issued_ = 0;
   std::vector<uint8_t> approx_seen_;
+  PrintfLog printf_log_;
   FindingLog findings_;
   const Warp* executing_ = nullptr;
   bool perturb_ = false;

@@ -63,17 +63,17 @@ $Lskip:
   suq.width.b32 %r1, [%rd1];
   ret;
 }
-.extern .func (.param .b32 rv) vprintf(.param .b64 a, .param .b64 b);
+.extern .func (.param .b64 rv) malloc(.param .b64 a, .param .b64 b);
 .visible .entry printer()
 {
   .reg .b32 %r<2>;
   {
   .param .b64 a;
   .param .b64 b;
-  .param .b32 r;
+  .param .b64 r;
   st.param.b64 [a], 0;
   st.param.b64 [b], 0;
-  call.uni (r), vprintf, (a, b);
+  call.uni (r), malloc, (a, b);
   }
   ret;
 }
@@ -153,5 +153,6 @@ TEST_CASE("errors: trap, not-implemented instructions and external calls name th
   CHECK(a.find("is not implemented yet") != std::string::npos);
   CHECK(a.find("opcode row suq, family texture") != std::string::npos);
   const std::string p = error_of([&] { h.launch("printer", {1, 1, 1}, {1, 1, 1}, test::Params()); });
-  CHECK(p.find("call to 'vprintf', which is declared but not defined in this module") != std::string::npos);
+  CHECK(p.find("call to 'malloc', which is declared but not defined in this module (of the device runtime's "
+               "functions tcsim provides vprintf only)") != std::string::npos);
 }

@@ -96,7 +96,8 @@ class SimBackend final : public spec::Backend {
     cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
     cfg.explicit_cluster = s.cluster_given;  // as tcsim-hw: a spec naming "cluster" is a cluster launch
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
-    const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
+    if (s.printf_fifo_bytes) cfg.printf_fifo_bytes = *s.printf_fifo_bytes;
+    sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
     spec::LaunchOutcome out;
     out.cycles = r.cycles;
     out.findings = sim::findings_to_json(r.findings);
@@ -104,6 +105,8 @@ class SimBackend final : public spec::Backend {
     out.finding_lines = r.finding_lines();
     out.finding_count = sim::total_occurrences(r.findings);
     out.approx_ops = r.approx_ops;
+    out.printf_output =
+        spec::PrintfCapture{std::move(r.printf_output), r.printf_records, r.printf_dropped, r.printf_fifo_bytes};
     return out;
   }
 
