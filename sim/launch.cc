@@ -70,8 +70,7 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-<<<<<<< HEAD
-      if (first) throw SimError(first->message + findings_note());
+      if (first) throw SimError(first->message + findings_note() + printf_note());
       // Plain stores in partition order, then every global read-modify-write in (cycle, SM, CTA,
       // warp, lane) order; atomics' warps wake at t + q with the old values in their registers
       // (sim/memory/rmw_log.h).
@@ -82,15 +81,6 @@ class LaunchRun {
         logs.push_back(&p->rmw_log());
       }
       RmwLog::commit_quantum(overlays, logs, *L_.gm);
-=======
-      if (first) throw SimError(first->message + findings_note() + printf_note());
-      for (auto& p : parts_) p->overlay().commit(*L_.gm);
-      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
-      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
-      std::vector<AtomicQueue*> queues;
-      for (auto& p : parts_) queues.push_back(&p->atomics());
-      AtomicQueue::apply_all(queues, *L_.gm);
->>>>>>> main
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)

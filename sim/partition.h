@@ -61,12 +61,8 @@ class Partition {
     approx_seen_[id] = 1;
   }
   const std::vector<uint8_t>& approx_seen() const { return approx_seen_; }
-<<<<<<< HEAD
-=======
-  uint64_t fences() const { return fences_; }
   // Device printf records of this partition's threads (sim/exec/printf.cc, LaunchResult::printf_output).
   PrintfLog& printf_log() { return printf_log_; }
->>>>>>> main
   void set_now(Cycles t) { now_ = t; }
   // Text describing every blocked warp (deadlock report).
   std::string describe_blocked() const;
