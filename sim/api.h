@@ -77,6 +77,11 @@ struct DeviceOptions {
   std::function<void(const LaunchProgress&)> progress;
   double progress_interval_seconds = 0.5;
   unsigned host_threads = 0;    // CTAs simulated in parallel (0 = hardware concurrency)
+  // The checker's hazard tracking (docs/checker.md): the proxy shadow of shared memory, the
+  // in-flight windows of asynchronous operations, TMEM access windows and fences, descriptor
+  // diagnosis. Off (`tcsim run --no-check`) for speed: results, cycles, faults and the findings
+  // that come from executing an instruction (tolerated forms, mbarrier state) are unchanged.
+  bool check = true;
 };
 
 // A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError

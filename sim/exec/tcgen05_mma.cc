@@ -40,6 +40,7 @@
 #include "isa/layouts/tmem_layout.h"
 #include "models/mma/engine.h"
 #include "models/mma/param_table.h"
+#include "sim/checker/proxy.h"
 #include "sim/report/report.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
@@ -284,6 +285,21 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
         return;
       }
   }
+  // The other warps' tcgen05.ld/st of these cells are ordered before this MMA only through a thread
+  // sync preceded by tcgen05.fence::before_thread_sync in the accessing warp (§9.7.16.6.4).
+  for (size_t w = 0; w < st->warps.size(); ++w) {
+    const TcWarpState& ws = st->warps[w];
+    if (&cta == c.cta && w == c.warp->id()) continue;  // program order within the warp
+    if (!ws.unfenced_overlaps(writes)) continue;
+    report(c, Rule::TmemMissingFenceBefore, lane,
+           fmt::format("tcgen05.mma overwrites TMEM columns {}-{} that warp {} of {} accessed with {} and then handed "
+                       "over without tcgen05.fence::before_thread_sync between that access and its thread sync (its "
+                       "mbarrier arrive or bar.sync): the MMA is not ordered after the access (PTX ISA §9.7.16.6.4, "
+                       "§9.7.16.11.1)",
+                       writes.col0, writes.col0 + writes.cols - 1, w, cta.name(), tc_source_text(*c.part, ws.unfenced_src)),
+           ws.unfenced_src);
+    return;
+  }
 }
 
 void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
@@ -411,7 +427,7 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   // The swizzle-bug diagnosis, for operands TMA loaded (each CTA of a pair reads its own half).
   for (int x = 0; x < cg; ++x) {
     const Cta& owner = *op->ctas[x];
-    if (!owner.smem_origin_if_any()) continue;
+    if (!c.checking() || !owner.smem_origin_if_any()) continue;
     auto& seen = op->units[x]->cta(owner).diagnosed;
     if (!a_tmem)
       diagnose_operand(c, lane, owner, "A", a_raw, arch, id.a_major, op->a_fmt, op->m / cg, K, op->a_plan, seen);
@@ -451,7 +467,7 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   for (int x = 0; x < cg; ++x) {
     TmemRange reads = a_range;
     if (op->enable_d && reads.cols == 0) reads = d_range;
-    check_ldst_hazards(c, lane, *op->units[x], *op->ctas[x], reads, d_range, a_tmem || op->enable_d);
+    if (c.checking()) check_ldst_hazards(c, lane, *op->units[x], *op->ctas[x], reads, d_range, a_tmem || op->enable_d);
   }
 
   // ---- issue ----
@@ -465,6 +481,26 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   TcCtaState& st = tc.cta(*c.cta);
   Cycles& last = st.thread_last_done[c.warp->id() * 32 + static_cast<uint32_t>(lane)];
   last = max(last, done);
+  // ---- checker: the shared-memory operands are read by the async proxy until `done` ----
+  if (c.checking()) {
+    auto hull = [](const std::vector<isa::SmemLocation>& plan, const isa::ElementFormat& f) {
+      uint32_t lo = ~0u, hi = 0;
+      const uint32_t bytes = std::max<uint32_t>(1, f.bits / 8);
+      for (const isa::SmemLocation& l : plan) lo = std::min(lo, l.byte), hi = std::max(hi, l.byte + bytes);
+      return std::pair{lo, hi};
+    };
+    for (int x = 0; x < cg; ++x) {
+      Cta& owner = *op->ctas[x];
+      if (!a_tmem && !op->a_plan.empty()) {
+        const auto [lo, hi] = hull(op->a_plan, op->a_fmt);
+        proxy::mma_operand(c, lane, owner, lo, hi - lo, done, "tcgen05.mma operand A");
+      }
+      if (!op->b_plan.empty()) {
+        const auto [lo, hi] = hull(op->b_plan, op->b_fmt);
+        proxy::mma_operand(c, lane, owner, lo, hi - lo, done, "tcgen05.mma operand B");
+      }
+    }
+  }
 }
 
 void exec_mma(ExecCtx& c, const ExecInstr& in) {

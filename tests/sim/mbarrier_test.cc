@@ -337,8 +337,8 @@ TEST_CASE("mbarrier PTX: checker warnings — lapping, stale parity, transaction
   // complete_tx with nothing expected: tx -64 at exit.
   const std::string tx = warnings(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n"
                                       "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r4], 64;"));
-  CHECK(tx.find("at exit the mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64) "
-                "has 64 more transaction units completed than were expected") != std::string::npos);
+  CHECK(tx.find("at exit the mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64: "
+                "this phase's expect-tx announced 0 bytes, 64 bytes completed) has 64 more transaction units completed than were expected") != std::string::npos);
   // A correct pipeline warns about nothing (the first test case checks r.findings.empty()).
 }
 
@@ -361,7 +361,8 @@ $Lwait:
   CHECK(e.find("deadlock") != std::string::npos);
   CHECK(e.find("no asynchronous operation is in flight") != std::string::npos);
   CHECK(e.find("warp 0 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x400 (phase 0, parity 0, "
-               "1 of 2 arrivals pending, tx-count 96) at mbar.ptx:") != std::string::npos);
+               "1 of 2 arrivals pending, tx-count 96: this phase's expect-tx announced 96 bytes, 0 bytes completed) at "
+               "mbar.ptx:") != std::string::npos);
   CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait)") != std::string::npos);
   CHECK(e.find("mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
 }
