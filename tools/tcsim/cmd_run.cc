@@ -1,5 +1,6 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
 //                     [--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]
+//                     [--sarif FILE] [--no-check]
 // Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
 // and sim::Device. Findings (docs/findings.md) are summarised on stderr. Exit 0: ran (and matched
 // the golden); 1: outputs differ from --golden; 2: bad input, an error in the simulated kernel, or
@@ -17,6 +18,7 @@
 #include "tools/spec/launch_spec.h"
 #include "tools/spec/output_dir.h"
 #include "tools/spec/runner.h"
+#include "tools/spec/sarif.h"
 #include "tools/spec/spec_error.h"
 #include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim/command.h"
@@ -32,6 +34,7 @@ struct RunOptions {
   sim::DeviceOptions device;
   uint64_t sweep = 0;  // --schedule-sweep N: seeds 1..N against the default order
   bool strict = false;  // --strict: findings are errors (exit 2)
+  std::optional<std::string> sarif;  // --sarif FILE
 };
 
 void set_seed(RunOptions& o, uint64_t seed) {
@@ -108,6 +111,12 @@ constexpr OptionDef kOptions[] = {
      [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_seconds = parse_seconds(n, v); }},
     {"--strict", "", "findings (rules of the PTX ISA the kernel broke; docs/findings.md) are errors: exit 2",
      [](RunOptions& o, std::string_view, std::string_view) { o.strict = true; }},
+    {"--sarif", "FILE", "write the findings as SARIF 2.1.0 to FILE (one result per rule and site; docs/checker.md)",
+     [](RunOptions& o, std::string_view, std::string_view v) { o.sarif = std::string(v); }},
+    {"--no-check", "",
+     "turn the checker's hazard tracking off for speed (outputs, cycles, faults and the findings of execution "
+     "itself are unchanged; docs/checker.md)",
+     [](RunOptions& o, std::string_view, std::string_view) { o.device.check = false; }},
 };
 
 std::string option_list() {
@@ -239,6 +248,10 @@ int run_run(Args args) {
   if (!r.outcome.approx_ops.empty())
     fmt::print("note: approximate instructions ran (not bit-exact by design): {}\n",
                fmt::join(r.outcome.approx_ops, ", "));
+  if (o.sarif) {
+    spec::write_sarif(*o.sarif, r.outcome.findings, "");  // site PTX names are as the run opened them
+    fmt::print("findings written to {} (SARIF 2.1.0)\n", *o.sarif);
+  }
   if (o.out) {
     spec::RunInfo info;
     info.tool = "tcsim";
@@ -271,7 +284,8 @@ int run_run(Args args) {
 }  // namespace
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
-                   "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]   run a launch "
+                   "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict] [--sarif FILE] "
+                   "[--no-check]   run a launch "
                    "spec", run_run);
 
 }  // namespace tcsim::cli
