@@ -58,7 +58,7 @@ void exec_fence_before(ExecCtx& c, const ExecInstr&) {
   // Orders the warp's earlier tcgen05.ld/st before its next thread sync (the checker's
   // missing-fence-before rule, sim/exec/tcgen05_mma.cc check_ldst_hazards).
   if (!c.checking()) return;
-  c.sm->tensor_core().cta(*c.cta).warp(c.warp->id()).fence_before();
+  c.sm->tensor_core().cta(*c.cta).warp(c.warp->id()).fence_before(c.now);
 }
 
 // aux: bit 0 cta_group::2, bit 1 multicast, bit 2 generic address (no state space given).
@@ -68,7 +68,7 @@ void exec_commit(ExecCtx& c, const ExecInstr& in) {
   tc_note_cta_group(c, in, cg);
   TensorCore& tc = c.sm->tensor_core();
   TcCtaState& st = tc.cta(*c.cta);
-  st.warp(c.warp->id()).fence_before();  // commit implies tcgen05.fence::before_thread_sync (§9.7.16.6.4.2)
+  st.warp(c.warp->id()).fence_before(c.now);  // commit implies tcgen05.fence::before_thread_sync (§9.7.16.6.4.2)
   const ExecOperand& a = c.op(in, 0);
   for_lanes(c.mask, [&](int lane) {
     const uint64_t addr = mem::lane_address(c, a, lane);

@@ -90,10 +90,25 @@ struct TcWarpState {
         if (unfenced[q].test(col)) return true;
     return false;
   }
-  void fence_before() {
+  // The same cells after the fence: handed over at `fenced_at`; a tcgen05 op of another warp that
+  // overwrites them needs its own tcgen05.fence::after_thread_sync after that (the consumer side).
+  std::array<std::bitset<512>, 4> fenced{};
+  Cycles fenced_at;
+  bool any_fenced = false;
+  uint32_t fenced_src = 0;
+  void fence_before(Cycles now) {
     if (!any_unfenced) return;
-    for (auto& q : unfenced) q.reset();
+    for (int q = 0; q < 4; ++q) fenced[q] |= unfenced[q], unfenced[q].reset();
     any_unfenced = false;
+    fenced_at = now;
+    any_fenced = true;
+    fenced_src = unfenced_src;
+  }
+  bool fenced_overlaps(const TmemRange& r) const {
+    for (uint32_t q = r.lane0 / 32; q < 4 && q * 32 < r.lane0 + r.lanes; ++q)
+      for (uint32_t col = r.col0; col < r.col0 + r.cols && col < 512; ++col)
+        if (fenced[q].test(col)) return true;
+    return false;
   }
   bool fenced_after = false;
 };
