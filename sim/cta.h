@@ -94,8 +94,11 @@ class Cta {
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
   std::string describe_barriers(const Program& prog, const LaunchState& L) const;
-  // State of the TMA / bulk-copy engine (bulk groups) and the proxy checker for this CTA (created
-  // on first use; sim/units/tma_cta_state.h).
+  // The CTA barriers in use, one line each, without the CTA's name ("barrier 0: 3 of 6 warps
+  // arrived (...)"), and the cluster barrier's line in the lowest-ranked resident CTA of a cluster.
+  std::vector<std::string> barrier_lines() const;
+  // State of the TMA / bulk-copy engines and the proxy checker for this CTA (created on first use;
+  // sim/units/tma_cta_state.h).
   tma::TmaCtaState& tma_state();
 
   // Per-CTA state of asynchronous units and pools, created by the owning unit on first use (a

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/cluster.h"
+#include "sim/deadlock_report.h"
 #include "sim/partition.h"
 
 namespace tcsim::sim {
@@ -294,12 +295,16 @@ class LaunchRun {
   }
 
   std::string deadlock() const {
-    std::string r;
-    for (auto& p : parts_) r += p->describe_blocked();
+    std::vector<const Cta*> ctas;
+    for (auto& p : parts_)
+      for (auto& sm : p->sms())
+        for (auto& c : sm->ctas())
+          if (!c->done()) ctas.push_back(c.get());
+    const std::string r = deadlock_report(ctas, L_);
     return fmt::format(
         "kernel {}: deadlock: every remaining warp waits and nothing can wake it: no warp can make progress and no "
         "asynchronous operation is in flight (a barrier that some threads never reach, an mbarrier phase that "
-        "misses arrivals or transaction bytes, a wait on the wrong parity?). Who waits on what:{}",
+        "misses arrivals or transaction bytes, a wait on the wrong parity?).{}",
         L_.kernel, r);
   }
 

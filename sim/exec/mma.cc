@@ -38,6 +38,7 @@
 #include "models/mma/engine.h"
 #include "models/mma/param_table.h"
 #include "sim/exec/lane_ops.h"
+#include "sim/exec/warp_collective.h"
 
 namespace tcsim::sim {
 namespace {
@@ -127,6 +128,7 @@ inline uint32_t clamp_s32(int64_t v, bool sat) {
 }
 
 void exec_mma(ExecCtx& c, const ExecInstr& in) {
+  if (c.mask != 0xffffffffu && !await_converged_warp(c, "mma.sync.aligned", kSec)) return;  // warp_collective.h
   if (c.mask != 0xffffffffu)
     c.fail(__builtin_ctz(c.mask),
            fmt::format("mma.sync.aligned must be executed by all 32 threads of the warp convergently, but only "

@@ -214,6 +214,7 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
                                  taddr, op->col0, op->col0 + cols - 1, op->ctas[v]->name(),
                                  op->units[v]->tmem().describe_allocations()));
       writes.push_back({op->units[v], op->col0, cols});
+      check_ld_war(c, lane, *op->units[v], *op->ctas[v], {0, kTmemLanes, op->col0, cols}, "tcgen05.cp");
     }
     TensorCore& tc = c.sm->tensor_core();
     TensorCore* peer = cg == 2 ? (op->units[0] == &tc ? op->units[1] : op->units[0]) : nullptr;
@@ -247,6 +248,7 @@ void exec_shift(ExecCtx& c, const ExecInstr& in) {
                                  "§9.7.16.7.1)",
                                  taddr, col0, col0 + 7, ctas[v]->name()));
       writes.push_back({units[v], col0, 8});
+      check_ld_war(c, lane, *units[v], *ctas[v], {lane0, kTmemLanes - lane0, col0, 8}, "tcgen05.shift");
     }
     TensorCore& tc = c.sm->tensor_core();
     TensorCore* peer = cg == 2 ? (units[0] == &tc ? units[1] : units[0]) : nullptr;

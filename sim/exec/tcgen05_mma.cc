@@ -81,6 +81,8 @@ enum : uint64_t {
   kAuxScale = 1u << 4,    // has scale-input-d (value in bits 8-11)
   kAuxZcm = 1u << 5,      // has zero-column-mask-desc
   kAuxEnableNeg = 1u << 6,
+  kAuxEnableImm = 1u << 7,   // enable-input-d given as an integer immediate (value: bit 20)
+  kAuxEnableImmTrue = 1u << 20,
 };
 // bits 12-14: kind; 16-19: arch.
 inline MmaKind aux_kind(uint64_t a) { return MmaKind((a >> 12) & 7); }
@@ -274,17 +276,8 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
                ws.st_src);
         return;
       }
-    for (const TmemRange& r : ws.ld_ranges)
-      if (r.overlaps(writes)) {
-        report(c, Rule::TmemMmaWarLd, lane,
-                  fmt::format("tcgen05.mma overwrites TMEM cells that warp {} of {} reads with tcgen05.ld ({}) not yet "
-                              "waited for with tcgen05.wait::ld: a write-after-read hazard (PTX ISA §9.7.16.6.4 "
-                              "pattern (e))",
-                              w, cta.name(), tc_source_text(*c.part, ws.ld_src)),
-               ws.ld_src);
-        return;
-      }
   }
+  if (tcgen05::check_ld_war(c, lane, u, cta, writes, "tcgen05.mma")) return;
   // The other warps' tcgen05.ld/st of these cells are ordered before this MMA only through a thread
   // sync preceded by tcgen05.fence::before_thread_sync in the accessing warp (§9.7.16.6.4).
   for (size_t w = 0; w < st->warps.size(); ++w) {
@@ -335,7 +328,16 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   const uint64_t b_raw = c.src(c.op(in, 2).ref)[lane];
   const uint64_t a_raw = a_tmem ? 0 : c.src(c.op(in, 1).ref)[lane];
   const uint32_t a_taddr = a_tmem ? static_cast<uint32_t>(mem::lane_address(c, c.op(in, 1), lane)) : 0;
-  {
+  if (aux & kAuxEnableImm) {
+    // ptxas takes an integer immediate for the predicate: 0 is false, anything else true (the SASS
+    // has !UPT / UPT; docs/hardware_tolerance.md).
+    op->enable_d = (aux & kAuxEnableImmTrue) != 0;
+    report(c, Rule::MmaImmediateEnableInputD, lane, [&] {
+      return fmt::format("enable-input-d is the integer immediate {} instead of a predicate; ptxas reads it as {}, "
+                         "and so does tcsim",
+                         c.prog->instr_of(in).ops[4 + ((aux & kAuxDisable) ? 1 : 0)].imm, op->enable_d);
+    });
+  } else {
     const ExecOperand& e = c.op(in, 4);
     const bool p = (c.pred(e.ref) >> lane) & 1;
     op->enable_d = (aux & kAuxEnableNeg) ? !p : p;
@@ -599,9 +601,14 @@ void bind_tcgen05_mma(BindCtx& b) {
     ++i;
   }
   if (i >= n) b.fail("tcgen05.mma: enable-input-d (a predicate) is missing");
-  bool neg = false;
-  ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
-  if (neg) aux |= kAuxEnableNeg;
+  if (b.operand(static_cast<int>(i)).kind == OperandKind::Imm) {
+    // Not a predicate, but ptxas accepts it (0 false, else true): a finding at run time.
+    aux |= kAuxEnableImm | (b.operand(static_cast<int>(i)).imm != 0 ? uint64_t{kAuxEnableImmTrue} : 0);
+  } else {
+    bool neg = false;
+    ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
+    if (neg) aux |= kAuxEnableNeg;
+  }
   ++i;
   if (i < n) {
     if (ws) {

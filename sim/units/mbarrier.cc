@@ -256,6 +256,15 @@ void MbarrierUnit::observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread) {
   owner_->cluster().acquire(owner_->cluster_rank(), b.done);
 }
 
+void MbarrierUnit::note_update(Mbarrier& b, const char* what, Cycles now) {
+  if (b.last.what != what) b.last.what = what;  // the same few texts: no allocation per update
+  b.last.at = now;
+  const Warp* w = owner_->sm().partition().executing();
+  b.last.src = w && w->current() ? w->current()->src + 1 : 0;
+  b.last.warp = w ? static_cast<int32_t>(w->id()) : -1;
+  b.last.cta = w ? w->cta().ctaid() : Dim3{};
+}
+
 void MbarrierUnit::after_update(Mbarrier& b, bool completed, Cycles now) {
   store_word(b);
   b.fruitless_waits = 0;
@@ -273,6 +282,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
                               uint32_t from_rank, const char* what, Cycles now) {
   Mbarrier& b = live(addr, now, what);
   check_lapping(b, what, now);
+  note_update(b, what, now);
   uint64_t token = 0;
   bool completed;
   try {
@@ -290,6 +300,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
 void MbarrierUnit::arrive_released(uint32_t addr, uint32_t count, const VClock* release, const char* what, Cycles now) {
   Mbarrier& b = live(addr, now, what);
   check_lapping(b, what, now);
+  note_update(b, what, now);
   bool completed;
   try {
     completed = b.arrive(count, 0, false, false, nullptr);
@@ -302,6 +313,7 @@ void MbarrierUnit::arrive_released(uint32_t addr, uint32_t count, const VClock* 
 
 void MbarrierUnit::expect_tx(uint32_t addr, uint32_t tx, Cycles now) {
   Mbarrier& b = live(addr, now, "mbarrier.expect_tx");
+  note_update(b, "mbarrier.expect_tx", now);
   bool completed;
   try {
     completed = b.expect_tx(tx);
@@ -313,6 +325,7 @@ void MbarrierUnit::expect_tx(uint32_t addr, uint32_t tx, Cycles now) {
 
 void MbarrierUnit::complete_tx(uint32_t addr, uint32_t tx, const VClock* release, const char* what, Cycles now) {
   Mbarrier& b = live(addr, now, what);
+  note_update(b, what, now);
   bool completed;
   try {
     completed = b.complete_tx(tx);

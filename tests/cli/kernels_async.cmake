@@ -22,7 +22,7 @@ endforeach()
 # Broken kernels of kernels/tma/bad and kernels/cluster/bad (table in kernels/tma/README.md) whose
 # report tcsim produces today (the others need TMA): exit code 2 and the named report.
 set(_async_bad
-    "tma|deadlock_pipeline|deadlock.*mbarrier at shared::cta 0x2410 \\(phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0\\).*deadlock_pipeline.sm_90a.ptx:224.*warp 1 lanes 0-31: waiting \\(mbarrier.try_wait\\) on mbarrier at shared::cta 0x2400 \\(phase 0, parity 0, 1 of 1 arrivals pending"
+    "tma|deadlock_pipeline|deadlock.*mbarrier at shared::cta 0x2410 \\(phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0\\).*mbarrier at shared::cta 0x2400 \\(phase 0, parity 0, 1 of 1 arrivals pending.*warp 0 lanes 0: mbarrier wait on the mbarrier at shared::cta 0x2410 .*deadlock_pipeline.sm_90a.ptx:224.*2 warps \\(64 lanes\\) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x2400"
     "tma|misaligned_mbarrier|mbarrier.init: the mbarrier address shared::cta 0x404 is not 8-byte aligned"
     # A .shared::cta access through another rank's address, a .shared::cluster access to a rank
     # outside the cluster: the H200 faults on each (smem_addr.cu smem_probe; docs/shared_memory.md).

@@ -225,10 +225,12 @@ $Lrank0:
 )";
   const std::string e = error_of(kernel(stuck), {2, 1, 1}, {2, 1, 1});
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("waiting at barrier.cluster.wait for phase 0 of the cluster barrier") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0) warp 0 lanes 0-31: barrier.cluster.wait for phase 0 of the cluster barrier") !=
+        std::string::npos);
   CHECK(e.find("barrier.cluster of cluster (0,0,0): phase 0, 32 of 64 non-exited threads arrived") != std::string::npos);
-  CHECK(e.find("waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 1 arrivals "
-               "pending, tx-count 0)") != std::string::npos);
+  CHECK(e.find("CTA (1,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 1 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("CTA (1,0,0) warp 0 lanes 0-31: mbarrier wait on the mbarrier at shared::cta 0x400") != std::string::npos);
   // barrier.cluster.wait without an arrive.
   CHECK(error_of(kernel("  barrier.cluster.wait;\n"), {2, 1, 1}, {2, 1, 1}).find("without a preceding "
         "barrier.cluster.arrive") != std::string::npos);

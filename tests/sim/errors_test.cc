@@ -132,10 +132,11 @@ TEST_CASE("errors: a barrier that some threads never reach is a deadlock report,
   h.load(test::ptx_header() + kKernels, "k.ptx");
   const std::string e = error_of([&] { h.launch("deadlock", {1, 1, 1}, {64, 1, 1}, test::Params()); });
   CHECK(e.find("kernel deadlock: deadlock: every remaining warp waits and nothing can wake it") == 0);
-  CHECK(e.find("CTA (0,0,0) barrier 0: 1 of 2 warps arrived (all non-exited threads of the CTA)") != std::string::npos);
-  CHECK(e.find("CTA (0,0,0) barrier 1: 1 of 2 warps arrived") != std::string::npos);
-  CHECK(e.find("warp 0 lanes 0-31: waiting at barrier 1 at k.ptx:") != std::string::npos);
-  CHECK(e.find("warp 1 lanes 0-31: waiting at barrier 0 at k.ptx:") != std::string::npos);
+  CHECK(e.find("1 CTA (e.g. CTA (0,0,0)): barrier 0: 1 of 2 warps arrived (all non-exited threads of the CTA)") !=
+        std::string::npos);
+  CHECK(e.find("1 CTA (e.g. CTA (0,0,0)): barrier 1: 1 of 2 warps arrived") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0) warp 0 lanes 0-31: waiting at CTA barrier 1 at k.ptx:") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0) warp 1 lanes 0-31: waiting at CTA barrier 0 at k.ptx:") != std::string::npos);
   CHECK(e.find("`bar.sync 0;`") != std::string::npos);
 }
 

@@ -51,6 +51,11 @@ std::string read_text_file(const fs::path& p) {
 
 }  // namespace
 
+uint64_t count_lines(std::string_view text) {
+  uint64_t n = static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n'));
+  return n + (!text.empty() && text.back() != '\n');
+}
+
 std::string manifest_spec_path(const std::string& spec) {
   std::error_code ec;
   const fs::path abs = fs::weakly_canonical(fs::absolute(spec, ec), ec);
@@ -71,11 +76,6 @@ std::string manifest_spec_path(const std::string& spec) {
     if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
   }
   return spec;
-}
-
-uint64_t count_lines(std::string_view text) {
-  uint64_t n = static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n'));
-  return n + (!text.empty() && text.back() != '\n');
 }
 
 uint64_t OutputArray::count() const {
