@@ -109,6 +109,11 @@ struct DeviceOptions {
   // No MMA arithmetic and no output values, the same cycles: estimates at production sizes.
   bool timing_only = false;
   uint64_t trace_events = 0;    // record up to this many trace events (0 = no trace)
+  // The checker's hazard tracking (docs/checker.md): the proxy shadow of shared memory, the
+  // in-flight windows of asynchronous operations, TMEM access windows and fences, descriptor
+  // diagnosis. Off (`tcsim run --no-check`) for speed: results, cycles, faults and the findings
+  // that come from executing an instruction (tolerated forms, mbarrier state) are unchanged.
+  bool check = true;
 };
 
 // A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError

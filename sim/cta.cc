@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/partition.h"
 #include "sim/sm.h"
 #include "sim/timing/model.h"
 #include "sim/units/tensor_core.h"
@@ -130,10 +131,10 @@ void Cta::on_exit(Warp& w, Cycles now) {
     --live_warps_;
     if (live_warps_ == 0) {
       finished_ = now;
-      // Tensor Memory still allocated at exit is an error (PTX ISA §9.7.16.1.2).
+      // Tensor Memory still allocated at exit: a finding; the columns are freed (PTX ISA §9.7.16.7.1).
       if (TensorCore* tc = sm_->tensor_core_if_used()) {
         const std::string err = tc->on_cta_exit(*this);
-        if (!err.empty()) throw SimFault(-1, err);
+        if (!err.empty()) sm_->partition().report(Rule::TmemLeakedAtExit, now, -1, this, err);
       }
       mbarriers_.on_cta_exit(now);
       // Peers should be done with this CTA's shared memory (DSMEM): an unordered access is a finding.

@@ -293,6 +293,7 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   // cluster dims above one, or compiled with cluster dims (.reqnctapercluster / .explicitcluster).
   L.explicit_cluster = cfg.explicit_cluster || c.count() > 1 || p.explicitcluster || p.reqnctapercluster[0] != 0;
   L.perturb = impl_->opts.schedule == Schedule::Random;
+  L.check = impl_->opts.check;
   L.schedule_seed = impl_->opts.seed;
   L.machine = &mc;
   L.arch = impl_->arch;

@@ -34,6 +34,7 @@ struct LaunchState {
   uint64_t grid_id = 1;
   Dim3 cluster;                                // cluster dims (1,1,1 when none)
   bool explicit_cluster = false;
+  bool check = true;                           // DeviceOptions::check (the checker's hazard tracking)
   bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
   uint64_t max_warp_steps = ~uint64_t{0};      // per-warp watchdog (DeviceOptions::max_warp_steps)
   uint64_t schedule_seed = 0;

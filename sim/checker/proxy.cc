@@ -53,6 +53,14 @@ const ProxyShadow::Write* ProxyShadow::unfenced(uint32_t addr, uint32_t n, uint3
   return nullptr;
 }
 
+const ProxyShadow::InFlight* ProxyShadow::conflict_read(uint32_t addr, uint32_t n, Cycles now) {
+  if (inflight_.empty()) return nullptr;
+  std::erase_if(inflight_, [&](const InFlight& f) { return f.until <= now; });
+  for (const InFlight& f : inflight_)
+    if (addr < f.hi && addr + n > f.lo && !f.write) return &f;
+  return nullptr;
+}
+
 const ProxyShadow::InFlight* ProxyShadow::conflict(uint32_t addr, uint32_t n, bool write, Cycles now) {
   if (inflight_.empty()) return nullptr;
   std::erase_if(inflight_, [&](const InFlight& f) { return f.until <= now; });
@@ -91,18 +99,23 @@ void on_generic_access(ExecCtx& c, int lane, uint64_t addr, uint32_t n, bool wri
           who(*c.cta, thread), write ? "writes" : "reads", n, a, a + n, where(c, pc), f->what, where(c, f->pc),
           f->write ? "writing" : "reading", f->write ? "lands" : "finishes reading", f->until.count(),
           f->write ? "wait on the operation's mbarrier (or cp.async.bulk.wait_group) first"
-                   : "wait with cp.async.bulk.wait_group.read before reusing the source");
+          : f->what.find("mma") != std::string::npos
+              ? "wait for the MMA's completion (its tcgen05.commit mbarrier, or wgmma.wait_group) before overwriting "
+                "its operand"
+              : "wait with cp.async.bulk.wait_group.read before reusing the source");
     }, src_of(c, f->pc));
   }
   if (write) s.generic_write(a, n, thread, pc);
 }
 
 void on_proxy_fence(ExecCtx& c, uint32_t mask) {
+  if (!c.checking()) return;
   ProxyShadow& s = c.cta->tma_state().proxy;
   for (uint32_t m = mask; m; m &= m - 1) s.fence(c.warp->id() * 32 + static_cast<uint32_t>(__builtin_ctz(m)));
 }
 
 void check_async_read(ExecCtx& c, int lane, Cta& cta, uint32_t addr, uint32_t n, const std::string& what) {
+  if (!c.checking()) return;
   ProxyShadow& s = cta.tma_state().proxy;
   // A fence of the issuing thread counts only when it is a thread of the CTA whose memory is read.
   const uint32_t issuer = &cta == c.cta ? c.warp->id() * 32 + static_cast<uint32_t>(lane) : ~0u;
@@ -121,7 +134,24 @@ void check_async_read(ExecCtx& c, int lane, Cta& cta, uint32_t addr, uint32_t n,
 }
 
 void mark_async(ExecCtx& c, Cta& cta, uint32_t addr, uint32_t n, Cycles until, bool write, const std::string& what) {
-  if (n == 0) return;
+  if (n == 0 || !c.checking()) return;
+  ProxyShadow& s = cta.tma_state().proxy;
+  // An asynchronous write over bytes an in-flight asynchronous read (an MMA's operand, a TMA store's
+  // source) has not finished reading: the stage was refilled before its consumer released it.
+  if (write)
+    if (const ProxyShadow::InFlight* r = s.conflict_read(addr, n, c.now)) {
+      report(c, Rule::AsyncWriteWhileRead, __builtin_ctz(c.mask), [&] {
+        return fmt::format(
+            "race: the {} issued at {} writes shared::cta [0x{:x}, 0x{:x}) of {} (landing by cycle {}) while the {} "
+            "issued at {} still reads [0x{:x}, 0x{:x}) (until cycle {}): {} (PTX ISA §9.7.9.25.1)",
+            what, where(c, c.prog->pc_of(*c.warp->current())), addr, addr + n, cta.name(), until.count(), r->what,
+            where(c, r->pc), r->lo, r->hi, r->until.count(),
+            r->what.find("mma") != std::string::npos
+                ? "the writer did not wait for the MMA's release of the stage (its empty mbarrier, which the "
+                  "MMA's tcgen05.commit or the consumer's arrive after wgmma.wait_group signals) before refilling it"
+                : "the source of the store is reused before cp.async.bulk.wait_group.read said its reads are done");
+      }, src_of(c, r->pc));
+    }
   ProxyShadow::InFlight f;
   f.lo = addr;
   f.hi = addr + n;
@@ -129,7 +159,26 @@ void mark_async(ExecCtx& c, Cta& cta, uint32_t addr, uint32_t n, Cycles until, b
   f.write = write;
   f.pc = c.prog->pc_of(*c.warp->current());
   f.what = what;
-  cta.tma_state().proxy.add_in_flight(std::move(f));
+  s.add_in_flight(std::move(f));
+}
+
+void mma_operand(ExecCtx& c, int lane, Cta& cta, uint32_t addr, uint32_t n, Cycles until, const std::string& what) {
+  if (n == 0 || !c.checking()) return;
+  check_async_read(c, lane, cta, addr, n, what);
+  ProxyShadow& s = cta.tma_state().proxy;
+  // Read-after-write: the operand's bytes are still being written by an asynchronous copy (the MMA
+  // was issued before the copy's mbarrier phase was observed complete).
+  if (const ProxyShadow::InFlight* w = s.conflict(addr, n, false, c.now)) {
+    const uint32_t pc = c.prog->pc_of(*c.warp->current());
+    report(c, Rule::AsyncAccessInFlight, lane, [&] {
+      return fmt::format(
+          "race: the {} at {} reads shared::cta [0x{:x}, 0x{:x}) of {} while the {} issued at {} is still writing "
+          "[0x{:x}, 0x{:x}) (it lands at cycle {}): no wait on the copy's mbarrier (its full barrier) orders the "
+          "copy before this MMA (PTX ISA §9.7.9.25.1)",
+          what, where(c, pc), addr, addr + n, cta.name(), w->what, where(c, w->pc), w->lo, w->hi, w->until.count());
+    }, src_of(c, w->pc));
+  }
+  mark_async(c, cta, addr, n, until, false, what);
 }
 
 }  // namespace tcsim::sim::proxy

@@ -65,6 +65,8 @@ class ProxyShadow {
   // An in-flight operation the generic access conflicts with at `now` (a read conflicts with a
   // pending async write; a write with both), or nullptr. Drops operations that finished.
   const InFlight* conflict(uint32_t addr, uint32_t n, bool write, Cycles now);
+  // An in-flight asynchronous read of [addr, addr + n) at `now` (an async write's WAR), or nullptr.
+  const InFlight* conflict_read(uint32_t addr, uint32_t n, Cycles now);
 
  private:
   std::vector<Write> granules_;      // lazily sized to the highest granule written
@@ -83,6 +85,11 @@ void on_proxy_fence(ExecCtx& c, uint32_t mask);
 void check_async_read(ExecCtx& c, int lane, Cta& cta, uint32_t addr, uint32_t n, const std::string& what);
 // An async operation issued now by the executing instruction will write (write = true) or read
 // [addr, addr + n) of `cta`'s shared memory until `until`.
+// A write (write = true) reports an in-flight asynchronous read of the same bytes (async-write-while-read).
 void mark_async(ExecCtx& c, Cta& cta, uint32_t addr, uint32_t n, Cycles until, bool write, const std::string& what);
+// A shared-memory operand [addr, addr + n) of an MMA (tcgen05.mma, wgmma) issued now and read until
+// `until`: the proxy-fence check, a copy still writing the bytes (async-access-in-flight), then
+// marked in flight (a later write of the bytes before `until` is a WAR).
+void mma_operand(ExecCtx& c, int lane, Cta& cta, uint32_t addr, uint32_t n, Cycles until, const std::string& what);
 
 }  // namespace tcsim::sim::proxy

@@ -85,6 +85,8 @@ struct ExecCtx {
   const ExecOperand& op(const ExecInstr& in, uint32_t k) const { return prog->operands[in.first_op + k]; }
 
   [[noreturn]] void fail(int lane, const std::string& what) const { throw SimFault(lane, what); }
+  // The checker's hazard tracking is on (DeviceOptions::check; off with `tcsim run --no-check`).
+  bool checking() const { return launch->check; }
 };
 
 // Runs f(lane) for every lane in `mask`. The full-warp case is a plain counted loop the compiler

@@ -13,7 +13,8 @@
 //   * one warp performs every allocation and deallocation of a CTA (cta_group::1): another warp's
 //     alloc/dealloc is the finding tcgen05-alloc-warp and goes ahead (the hardware tolerates it).
 //     relinquish_alloc_permit is not restricted to that warp by the ISA text: no finding.
-//   * tcgen05.alloc after tcgen05.relinquish_alloc_permit by the CTA is illegal.
+//   * tcgen05.alloc after tcgen05.relinquish_alloc_permit by the CTA is undefined behaviour: a
+//     finding (tcgen05-alloc-after-relinquish); tcsim allocates.
 //   * alloc blocks while the SM's Tensor Memory has too few free columns (Flow::WaitAsync, woken by a
 //     dealloc or a CTA's exit on that SM); if nothing can ever free them, the launch's deadlock
 //     report says which warp waits for how many columns and who holds them.
@@ -25,7 +26,8 @@
 //     peer's warp as alloc does (§9.7.16.5 Table 47/48).
 //   * "the number of columns allocated should not increase between two allocations" is a
 //     "should": reported as a warning.
-//   * columns still allocated when the CTA exits: error (sim/units/tensor_core.cc on_cta_exit).
+//   * columns still allocated when the CTA exits: a finding (tcgen05-columns-leaked, sim/cta.cc);
+//     tcsim frees them (sim/units/tensor_core.cc on_cta_exit).
 #include <bit>
 
 #include "sim/report/report.h"
@@ -104,9 +106,6 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
   tc_note_cta_group(c, in, cg);
   TensorCore& tc = c.sm->tensor_core();
   TcCtaState& st = tc.cta(*c.cta);
-  if (st.relinquished)
-    c.fail(-1, "tcgen05.alloc after this CTA executed tcgen05.relinquish_alloc_permit: the CTA gave up its right "
-               "to allocate Tensor Memory (PTX ISA §9.7.16.7.1)");
   TcCtaState::AllocRequest& rq = st.alloc;
   if (rq.active && rq.done) {  // completed by the peer CTA's warp while this one waited
     rq = {};
@@ -114,6 +113,13 @@ void exec_alloc(ExecCtx& c, const ExecInstr& in) {
   }
   if (!rq.active) {  // the first execution (a waiting alloc runs again when woken)
     check_alloc_warp(c, st, "tcgen05.alloc");
+    if (st.relinquished)
+      report(c, Rule::TmemAllocAfterRelinquish, first, [&] {
+        return fmt::format("tcgen05.alloc of {} columns after this CTA executed tcgen05.relinquish_alloc_permit at {}: "
+                           "the CTA gave up its right to allocate Tensor Memory (undefined behaviour; tcsim "
+                           "allocates)",
+                           ncols, site_of(*c.launch, st.relinquish_src).str());
+      }, st.relinquish_src);
     if (st.last_alloc_cols && ncols > st.last_alloc_cols)
       report(c, Rule::TmemAllocGrows, first,
                 fmt::format("tcgen05.alloc of {} columns after an allocation of {}: the number of columns "
@@ -244,7 +250,9 @@ void exec_dealloc(ExecCtx& c, const ExecInstr& in) {
 void exec_relinquish(ExecCtx& c, const ExecInstr& in) {
   if (!await_converged_warp(c, "tcgen05.relinquish_alloc_permit")) return;
   tc_note_cta_group(c, in, cta_group_of(in.aux));
-  c.sm->tensor_core().cta(*c.cta).relinquished = true;
+  TcCtaState& st = c.sm->tensor_core().cta(*c.cta);
+  if (!st.relinquished) st.relinquish_src = in.src;
+  st.relinquished = true;
 }
 
 }  // namespace

@@ -12,7 +12,8 @@
 //
 // fence::after_thread_sync is recorded per warp: the checker (tcgen05_ld_st.cc) uses it for the
 // mma -> ld chain. fence::before_thread_sync orders nothing more in the functional machine
-// (operations already complete in issue order).
+// (operations already complete in issue order); the checker records which TMEM cells the warp
+// accessed since its last one (TcWarpState::unfenced, the missing-fence-before rule).
 //
 // wait::ld ends the TMEM hazard window of the warp's pending tcgen05.ld (their registers hold the
 // values from the issue on, §9.7.16.6.4.5); wait::st ends the hazard window of the warp's tcgen05.st.
@@ -46,7 +47,12 @@ void exec_fence_after(ExecCtx& c, const ExecInstr&) {
   ws.fenced_after = true;
 }
 
-void exec_fence_before(ExecCtx&, const ExecInstr&) {}
+void exec_fence_before(ExecCtx& c, const ExecInstr&) {
+  // Orders the warp's earlier tcgen05.ld/st before its next thread sync (the checker's
+  // missing-fence-before rule, sim/exec/tcgen05_mma.cc check_ldst_hazards).
+  if (!c.checking()) return;
+  c.sm->tensor_core().cta(*c.cta).warp(c.warp->id()).fence_before(c.now);
+}
 
 // aux: bit 0 cta_group::2, bit 1 multicast, bit 2 generic address (no state space given).
 void exec_commit(ExecCtx& c, const ExecInstr& in) {
@@ -55,6 +61,7 @@ void exec_commit(ExecCtx& c, const ExecInstr& in) {
   tc_note_cta_group(c, in, cg);
   TensorCore& tc = c.sm->tensor_core();
   TcCtaState& st = tc.cta(*c.cta);
+  st.warp(c.warp->id()).fence_before(c.now);  // commit implies tcgen05.fence::before_thread_sync (§9.7.16.6.4.2)
   const ExecOperand& a = c.op(in, 0);
   for_lanes(c.mask, [&](int lane) {
     const uint64_t addr = mem::lane_address(c, a, lane);

@@ -35,6 +35,8 @@
 #include <vector>
 
 #include "isa/layouts/tmem_ld_st.h"
+#include <utility>
+
 #include "sim/report/report.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
@@ -115,11 +117,15 @@ std::optional<Access> begin_access(ExecCtx& c, const ExecInstr& in, const TmemLd
   const ExecOperand& a = c.op(in, 0);
   const int first = __builtin_ctz(c.mask);
   const uint32_t taddr = static_cast<uint32_t>(mem::lane_address(c, a, first));
+  bool reported = false;
   for_lanes(c.mask, [&](int i) {
-    if (static_cast<uint32_t>(mem::lane_address(c, a, i)) != taddr)
-      c.fail(i, fmt::format("{}: taddr must be the same in every thread of the warp (lane {} has 0x{:08x}, lane {} "
-                            "0x{:08x}; PTX ISA §9.7.16.8.3)",
-                            what, first, taddr, i, static_cast<uint32_t>(mem::lane_address(c, a, i))));
+    const uint32_t t = static_cast<uint32_t>(mem::lane_address(c, a, i));
+    if (t != taddr && !std::exchange(reported, true))
+      report(c, Rule::TmemTaddrNotUniform, i, [&] {
+        return fmt::format("{}: lane {} has taddr 0x{:08x} (TMEM lane {}, column {}), lane {} has 0x{:08x} (lane {}, "
+                           "column {}): .sync.aligned wants one taddr for the warp; tcsim uses lane {}'s",
+                           what, first, taddr, taddr >> 16, taddr & 0xffff, i, t, t >> 16, t & 0xffff, first);
+      });
   });
   return check_warp_access(c, taddr, map, what);
 }
@@ -194,6 +200,7 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
   }
   ws.ld_src = in.src;
   ws.ld_ranges.push_back(acc.range);
+  ws.note_unfenced(acc.range, in.src);
 }
 
 void exec_st(ExecCtx& c, const ExecInstr& in) {
@@ -243,6 +250,7 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
   }
   ws.st_ranges.push_back(acc.range);
   ws.st_src = in.src;
+  ws.note_unfenced(acc.range, in.src);
 }
 
 void bind_ld_st(BindCtx& b, bool store) {

@@ -40,6 +40,7 @@
 #include "isa/layouts/tmem_scale_layout.h"
 #include "isa/layouts/tmem_sparse_layout.h"
 #include "models/mma/param_table.h"
+#include "sim/checker/proxy.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
 #include "sim/exec/tcgen05_mma.h"
@@ -131,7 +132,39 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
         return;
       }
   }
-  tcgen05::check_ld_war(c, lane, u, cta, writes, "tcgen05.mma");
+  if (tcgen05::check_ld_war(c, lane, u, cta, writes, "tcgen05.mma")) return;
+  // The other warps' tcgen05.ld/st of these cells are ordered before this MMA only through a thread
+  // sync preceded by tcgen05.fence::before_thread_sync in the accessing warp (§9.7.16.6.4).
+  for (size_t w = 0; w < st->warps.size(); ++w) {
+    const TcWarpState& ws = st->warps[w];
+    if (&cta == c.cta && w == c.warp->id()) continue;  // program order within the warp
+    if (!ws.unfenced_overlaps(writes)) continue;
+    report(c, Rule::TmemMissingFenceBefore, lane,
+           fmt::format("tcgen05.mma overwrites TMEM columns {}-{} that warp {} of {} accessed with {} and then handed "
+                       "over without tcgen05.fence::before_thread_sync between that access and its thread sync (its "
+                       "mbarrier arrive or bar.sync): the MMA is not ordered after the access (PTX ISA §9.7.16.6.4, "
+                       "§9.7.16.11.1)",
+                       writes.col0, writes.col0 + writes.cols - 1, w, cta.name(), tc_source_text(*c.part, ws.unfenced_src)),
+           ws.unfenced_src);
+    return;
+  }
+  // ... and after that sync, by tcgen05.fence::after_thread_sync in the issuing warp.
+  if (&cta != c.cta) return;  // the peer CTA's warps synchronise through the pair's own barriers
+  const TcWarpState& me = st->warps[c.warp->id()];
+  for (size_t w = 0; w < st->warps.size(); ++w) {
+    const TcWarpState& ws = st->warps[w];
+    if (w == c.warp->id() || !ws.any_fenced || !ws.fenced_overlaps(writes)) continue;
+    if (me.fenced_after && me.last_fence_after > ws.fenced_at) continue;
+    report(c, Rule::TmemMissingFenceAfter, lane,
+           fmt::format("tcgen05.mma overwrites TMEM columns {}-{} that warp {} of {} accessed with {} and handed over "
+                       "(tcgen05.fence::before_thread_sync at cycle {}), but this warp executed no "
+                       "tcgen05.fence::after_thread_sync since then: the MMA is not ordered after that access "
+                       "(PTX ISA §9.7.16.6.4, §9.7.16.11.1)",
+                       writes.col0, writes.col0 + writes.cols - 1, w, cta.name(), tc_source_text(*c.part, ws.fenced_src),
+                       ws.fenced_at.count()),
+           ws.fenced_src, 1);
+    return;
+  }
 }
 
 // A TMEM address operand of the scale factors: bits 31:30 are not a lane the tensor core uses.
@@ -355,7 +388,7 @@ void issue(ExecCtx& c, const ExecInstr& in, int lane) {
   // The swizzle-bug diagnosis, for operands TMA loaded (each CTA of a pair reads its own half).
   for (int x = 0; x < cg; ++x) {
     const Cta& owner = *ctas[x];
-    if (!owner.smem_origin_if_any()) continue;
+    if (!c.checking() || !owner.smem_origin_if_any()) continue;
     auto& seen = op->units[x]->cta(owner).diagnosed;
     if (!a_tmem)
       diagnose_operand(c, lane, owner, "A", a_raw, arch, id.a_major, op->a_fmt, op->m / cg, K, op->a_plan, seen);
@@ -430,12 +463,31 @@ void issue(ExecCtx& c, const ExecInstr& in, int lane) {
   // ---- checker: hazards against tcgen05.ld/st ----
   const TmemRange d_range{0, kTmemLanes, d_col0, dl->columns_used()};
   if (op->enable_d) reads.push_back(d_range);
-  for (int x = 0; x < cg; ++x) check_ldst_hazards(c, lane, *op->units[x], *ctas[x], reads, d_range);
+  if (c.checking())
+    for (int x = 0; x < cg; ++x) check_ldst_hazards(c, lane, *op->units[x], *ctas[x], reads, d_range);
+
+  // The shared-memory byte ranges the async proxy reads until the MMA completes (checker).
+  auto hull = [](const std::vector<isa::SmemLocation>& plan, const isa::ElementFormat& f) {
+    uint32_t lo = ~0u, hi = 0;
+    const uint32_t bytes = std::max<uint32_t>(1, f.bits / 8);
+    for (const isa::SmemLocation& l : plan) lo = std::min(lo, l.byte), hi = std::max(hi, l.byte + bytes);
+    return std::pair{lo, hi};
+  };
+  const bool a_smem = !a_tmem && !op->a_plan.empty(), b_smem = !op->b_plan.empty();
+  const auto a_hull = a_smem ? hull(op->a_plan, op->a_fmt) : std::pair{0u, 0u};
+  const auto b_hull = b_smem ? hull(op->b_plan, op->b_fmt) : std::pair{0u, 0u};
 
   // ---- issue: the tensor core owns the datapath and the completion ----
   const Cycles done = tc.issue_mma(*c.part, c.now, std::move(op));
   Cycles& last = tc.cta(*c.cta).thread_last_done[c.warp->id() * 32 + static_cast<uint32_t>(lane)];
   last = max(last, done);
+  // ---- checker: the shared-memory operands are read by the async proxy until `done` ----
+  if (c.checking())
+    for (int x = 0; x < cg; ++x) {
+      Cta& owner = *ctas[x];
+      if (a_smem) proxy::mma_operand(c, lane, owner, a_hull.first, a_hull.second - a_hull.first, done, "tcgen05.mma operand A");
+      if (b_smem) proxy::mma_operand(c, lane, owner, b_hull.first, b_hull.second - b_hull.first, done, "tcgen05.mma operand B");
+    }
 }
 
 }  // namespace tcsim::sim::tcgen05_mma

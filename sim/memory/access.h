@@ -75,7 +75,7 @@ inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, b
                              c.launch->smem.static_bytes, c.launch->smem.dynamic_bytes, c.launch->smem.granularity));
   // The proxy checker sees every generic shared-memory access of a program that also uses the
   // async proxy (TMA, bulk copies, wgmma, tcgen05): sim/checker/proxy.h.
-  if (c.prog->uses_async_proxy) proxy::on_generic_access(c, lane, off, size, write);
+  if (c.prog->uses_async_proxy && c.checking()) proxy::on_generic_access(c, lane, off, size, write);
   return c.cta->shared() + off;
 }
 

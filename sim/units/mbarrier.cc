@@ -43,11 +43,16 @@ Mbarrier Mbarrier::make(uint32_t addr, uint32_t count) {
 }
 
 std::string Mbarrier::describe() const {
-  return fmt::format("mbarrier at shared::cta 0x{:x} (phase {}, parity {}, {} of {} arrivals pending, tx-count {})",
-                     addr, phase, phase & 1, pending, expected, tx);
+  return fmt::format("mbarrier at shared::cta 0x{:x} (phase {}, parity {}, {} of {} arrivals pending, tx-count {}{})",
+                     addr, phase, phase & 1, pending, expected, tx,
+                     tx == 0 ? std::string()
+                             : fmt::format(": this phase's expect-tx announced {} bytes, {} bytes completed",
+                                           phase_expected_tx, phase_landed_tx));
 }
 
-void Mbarrier::fail(const std::string& rule) const { throw MbarrierError(fmt::format("{}: {}", describe(), rule)); }
+void Mbarrier::fail(const std::string& rule, std::optional<Rule> r) const {
+  throw MbarrierError(fmt::format("{}: {}", describe(), rule), r);
+}
 
 uint64_t Mbarrier::word() const { return mbarrier_token(addr, pending, expected, phase, false); }
 
@@ -58,6 +63,7 @@ bool Mbarrier::complete_if_done() {
   if (pending != 0 || tx != 0) return false;
   ++phase;
   pending = expected;
+  phase_expected_tx = phase_landed_tx = 0;
   done = accum;
   accum = VClock{};
   return true;
@@ -71,15 +77,16 @@ bool Mbarrier::arrive(uint32_t count, uint32_t add_tx, bool drop, bool no_comple
   if (token) *token = mbarrier_token(addr, pending, expected, phase, no_complete);
   if (int64_t{tx} + add_tx > kMbarrierMaxTx)
     fail(fmt::format("expect-tx of {} overflows the tx-count (at most 2^20 - 1 pending transaction units, "
-                     "PTX ISA §9.7.13.15.1)", add_tx));
+                     "PTX ISA §9.7.13.15.1)", add_tx), Rule::MbarrierTxRange);
   if (drop && count > expected)
     fail(fmt::format("arrive_drop of {} would lower the expected arrival count below zero (PTX ISA §9.7.13.15.14)",
                      count));
   if (count > pending)
     fail(fmt::format("arrive of {} exceeds the {} pending arrivals of the current phase: the pending count would "
                      "fall below zero (more arrivals than the barrier was initialised for; PTX ISA §9.7.13.15.1)",
-                     count, pending));
+                     count, pending), Rule::MbarrierArriveOverflow);
   tx += static_cast<int32_t>(add_tx);
+  phase_expected_tx += add_tx;
   if (drop) expected -= count;
   pending -= count;
   if (no_complete && pending == 0 && tx == 0) {
@@ -95,8 +102,9 @@ bool Mbarrier::expect_tx(uint32_t add_tx) {
     fail(fmt::format("expect_tx count {} is outside [0, 2^20 - 1] (PTX ISA §9.7.13.15.11)", add_tx));
   if (int64_t{tx} + add_tx > kMbarrierMaxTx)
     fail(fmt::format("expect_tx of {} overflows the tx-count (at most 2^20 - 1 pending transaction units, "
-                     "PTX ISA §9.7.13.15.1)", add_tx));
+                     "PTX ISA §9.7.13.15.1)", add_tx), Rule::MbarrierTxRange);
   tx += static_cast<int32_t>(add_tx);
+  phase_expected_tx += add_tx;
   return complete_if_done();
 }
 
@@ -104,8 +112,10 @@ bool Mbarrier::complete_tx(uint32_t done_tx) {
   if (done_tx > static_cast<uint32_t>(kMbarrierMaxTx))
     fail(fmt::format("complete_tx count {} is outside [0, 2^20 - 1] (PTX ISA §9.7.13.15.12)", done_tx));
   if (int64_t{tx} - done_tx < -kMbarrierMaxTx)
-    fail(fmt::format("complete_tx of {} drives the tx-count below -(2^20 - 1) (PTX ISA §9.7.13.15.1)", done_tx));
+    fail(fmt::format("complete_tx of {} drives the tx-count below -(2^20 - 1) (PTX ISA §9.7.13.15.1)", done_tx),
+         Rule::MbarrierTxRange);
   tx -= static_cast<int32_t>(done_tx);
+  phase_landed_tx += done_tx;
   return complete_if_done();
 }
 
@@ -134,9 +144,12 @@ bool Mbarrier::state_complete(uint64_t token, uint32_t* waits_for, uint32_t* tok
 
 // ---- the unit --------------------------------------------------------------------------------
 
-namespace {
-[[noreturn]] void rethrow(const MbarrierError& e) { throw SimFault(-1, e.what()); }
-}  // namespace
+void MbarrierUnit::raise(const MbarrierError& e, Cycles now) const {
+  // A violation with a rule is recorded as a finding too (the fault's message lists the findings),
+  // so `--strict`, the manifest and SARIF name it by its rule id.
+  if (e.rule) warn(*e.rule, now, e.what());
+  throw SimFault(-1, e.what());
+}
 
 void MbarrierUnit::check_address(uint32_t addr, const char* op) const {
   if (addr & 7)
@@ -163,16 +176,18 @@ void MbarrierUnit::store_word(const Mbarrier& b) {
   std::memcpy(owner_->shared() + b.addr, &w, 8);
 }
 
-Mbarrier& MbarrierUnit::live(uint32_t addr, const char* op) {
+Mbarrier& MbarrierUnit::live(uint32_t addr, Cycles now, const char* op) {
   check_address(addr, op);
   auto it = bars_.find(addr);
   if (it == bars_.end()) {
     auto inv = invalidated_.find(addr);
-    throw SimFault(-1, fmt::format(
+    const std::string msg = fmt::format(
         "{} on shared::cta 0x{:x}, which holds no initialised mbarrier ({}; every operation other than "
         "mbarrier.init needs an initialised object: PTX ISA §9.7.13.15.2)", op, addr,
         inv == invalidated_.end() ? std::string("never initialised")
-                                  : fmt::format("invalidated by mbarrier.inval at cycle {}", inv->second.count())));
+                                  : fmt::format("invalidated by mbarrier.inval at cycle {}", inv->second.count()));
+    warn(Rule::MbarrierUninitialised, now, msg);
+    throw SimFault(-1, msg);
   }
   check_word(it->second, op);
   return it->second;
@@ -207,14 +222,14 @@ void MbarrierUnit::init(uint32_t addr, uint32_t count, Cycles now) {
     b.lane_seen.assign(owner_->warps().size() * 32, 0);
     bars_[addr] = std::move(b);
   } catch (const MbarrierError& e) {
-    rethrow(e);
+    raise(e, now);
   }
   invalidated_.erase(addr);
   store_word(bars_[addr]);
 }
 
 void MbarrierUnit::inval(uint32_t addr, Cycles now) {
-  Mbarrier& b = live(addr, "mbarrier.inval");
+  Mbarrier& b = live(addr, now, "mbarrier.inval");
   if (has_waiters(addr))
     throw SimFault(-1, fmt::format("mbarrier.inval invalidates the {} while threads wait on it (PTX ISA "
                                    "§9.7.13.15.10)", b.describe()));
@@ -269,7 +284,7 @@ void MbarrierUnit::after_update(Mbarrier& b, bool completed, Cycles now) {
 
 uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool drop, bool no_complete,
                               uint32_t from_rank, const char* what, Cycles now) {
-  Mbarrier& b = live(addr, what);
+  Mbarrier& b = live(addr, now, what);
   check_lapping(b, what, now);
   note_update(b, what, now);
   uint64_t token = 0;
@@ -277,7 +292,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
   try {
     completed = b.arrive(count, tx, drop, no_complete, &token);
   } catch (const MbarrierError& e) {
-    rethrow(e);
+    raise(e, now);
   }
   // release: the arriving CTA's clock joins the phase (already moved to `done` if this arrive
   // completed it).
@@ -287,46 +302,53 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
 }
 
 void MbarrierUnit::arrive_released(uint32_t addr, uint32_t count, const VClock* release, const char* what, Cycles now) {
-  Mbarrier& b = live(addr, what);
+  Mbarrier& b = live(addr, now, what);
   check_lapping(b, what, now);
   note_update(b, what, now);
   bool completed;
   try {
     completed = b.arrive(count, 0, false, false, nullptr);
   } catch (const MbarrierError& e) {
-    rethrow(e);
+    raise(e, now);
   }
   if (release) (completed ? b.done : b.accum).join(*release);
   after_update(b, completed, now);
 }
 
 void MbarrierUnit::expect_tx(uint32_t addr, uint32_t tx, Cycles now) {
-  Mbarrier& b = live(addr, "mbarrier.expect_tx");
+  Mbarrier& b = live(addr, now, "mbarrier.expect_tx");
   note_update(b, "mbarrier.expect_tx", now);
   bool completed;
   try {
     completed = b.expect_tx(tx);
   } catch (const MbarrierError& e) {
-    rethrow(e);
+    raise(e, now);
   }
   after_update(b, completed, now);
 }
 
 void MbarrierUnit::complete_tx(uint32_t addr, uint32_t tx, const VClock* release, const char* what, Cycles now) {
-  Mbarrier& b = live(addr, what);
+  Mbarrier& b = live(addr, now, what);
   note_update(b, what, now);
   bool completed;
   try {
     completed = b.complete_tx(tx);
   } catch (const MbarrierError& e) {
-    rethrow(e);
+    raise(e, now);
   }
+  if (b.tx < 0 && b.pending == 0)
+    warn(Rule::MbarrierTxMismatch, now,
+         fmt::format("{} completes {} bytes on the {}: every arrival of the phase is in and its expect-tx announced "
+                     "{} bytes, but {} bytes have landed; the surplus {} bytes count against the next phase, which "
+                     "then completes before its own data lands (expect_tx must equal the bytes the copies write, "
+                     "PTX ISA §9.7.13.15.11, §9.7.13.15.12)",
+                     what, tx, b.describe(), b.phase_expected_tx, b.phase_landed_tx, -b.tx));
   if (release) (completed ? b.done : b.accum).join(*release);
   after_update(b, completed, now);
 }
 
 bool MbarrierUnit::test_parity(uint32_t addr, uint32_t parity, uint32_t thread, uint32_t* waits_for, Cycles now) {
-  Mbarrier& b = live(addr, "mbarrier wait");
+  Mbarrier& b = live(addr, now, "mbarrier wait");
   if (!b.parity_complete(parity, waits_for)) return false;
   if (b.phase == 0) return true;  // the "preceding phase" of phase 0: nothing was observed
   // The completed phase this wait observes is the preceding one. Seen before by this very thread:
@@ -344,13 +366,13 @@ bool MbarrierUnit::test_parity(uint32_t addr, uint32_t parity, uint32_t thread, 
 
 bool MbarrierUnit::test_state(uint32_t addr, uint64_t token, uint32_t thread, uint32_t* waits_for, Cycles now) {
   (void)now;
-  Mbarrier& b = live(addr, "mbarrier wait");
+  Mbarrier& b = live(addr, now, "mbarrier wait");
   uint32_t tp = 0;
   bool done;
   try {
     done = b.state_complete(token, waits_for, &tp);
   } catch (const MbarrierError& e) {
-    rethrow(e);
+    raise(e, now);
   }
   if (done) observe(b, tp, thread);
   return done;
@@ -377,7 +399,9 @@ void MbarrierUnit::on_cta_exit(Cycles now) {
     if (b.tx == 0) continue;
     warn(Rule::MbarrierTxAtExit, now,
          fmt::format("at exit the {} has {}", b.describe(),
-                     b.tx > 0 ? fmt::format("{} transaction units expected that never completed", b.tx)
+                     b.tx > 0 ? fmt::format("{} transaction units expected that never completed (expect-tx of the "
+                                            "phase: {} bytes, completed: {} bytes)",
+                                            b.tx, b.phase_expected_tx, b.phase_landed_tx)
                               : fmt::format("{} more transaction units completed than were expected (a missing "
                                             "expect_tx, or a copy that completed on a later phase)", -b.tx)));
   }

@@ -35,6 +35,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,8 +56,12 @@ inline constexpr int32_t kMbarrierMaxTx = (1 << 20) - 1;
 
 // A violation of an mbarrier rule (undefined behaviour in the PTX ISA): the message names the
 // barrier, its state and the rule.
+// `rule`: the row of sim/report/rules.def the violation is reported under (recorded as a finding
+// before the fault ends the launch), if it has one.
 struct MbarrierError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit MbarrierError(const std::string& what, std::optional<Rule> r = std::nullopt)
+      : std::runtime_error(what), rule(r) {}
+  std::optional<Rule> rule;
 };
 
 struct Mbarrier {
@@ -69,6 +74,9 @@ struct Mbarrier {
   uint32_t lapped_warned = 0;  // phase + 1 of the last lapping warning
   uint32_t fruitless_waits = 0;  // timed try_wait suspensions / False test_waits since the last update
   Cycles last_complete;
+  // Transaction bytes of the current phase: announced by expect-tx, and completed (landed). Both
+  // are named when they disagree (mbarrier-tx-mismatch, mbarrier-tx-at-exit, deadlock reports).
+  uint64_t phase_expected_tx = 0, phase_landed_tx = 0;
   VClock accum, done;      // release clocks of the current / the last completed phase
   // Per thread (warp * 32 + lane): 1 + the last phase this thread saw complete (stale-parity check).
   std::vector<uint32_t> lane_seen;
@@ -104,7 +112,7 @@ struct Mbarrier {
 
  private:
   bool complete_if_done();
-  [[noreturn]] void fail(const std::string& rule) const;
+  [[noreturn]] void fail(const std::string& rule, std::optional<Rule> r = std::nullopt) const;
 };
 
 uint64_t mbarrier_token(uint32_t addr, uint32_t pending, uint32_t expected, uint32_t phase, bool no_complete);
@@ -155,7 +163,7 @@ class MbarrierUnit {
   const std::map<uint32_t, Mbarrier>& objects() const { return bars_; }
 
  private:
-  Mbarrier& live(uint32_t addr, const char* op);
+  Mbarrier& live(uint32_t addr, Cycles now, const char* op);
   void check_address(uint32_t addr, const char* op) const;
   void check_word(const Mbarrier& b, const char* op) const;
   void store_word(const Mbarrier& b);
@@ -165,6 +173,7 @@ class MbarrierUnit {
   void check_lapping(Mbarrier& b, const char* what, Cycles now);
   void observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread);
   void warn(Rule rule, Cycles now, const std::string& msg) const;
+  [[noreturn]] void raise(const MbarrierError& e, Cycles now) const;
 
   Cta* owner_;
   std::map<uint32_t, Mbarrier> bars_;           // live objects by .shared::cta offset

@@ -126,7 +126,7 @@ std::string TensorCore::on_cta_exit(const Cta& c) {
       cols += fmt::format("{}{}-{}", cols.empty() ? "" : ", ", a.column, a.column + a.ncols - 1);
     err = fmt::format("{} exits holding Tensor Memory columns {} of SM {}: every column allocated by "
                       "tcgen05.alloc must be freed by tcgen05.dealloc before the kernel exits (PTX ISA "
-                      "§9.7.16.1.2, §9.7.16.7.1)",
+                      "§9.7.16.1.2, §9.7.16.7.1); tcsim frees them",
                       c.name(), cols, sm_->id());
   }
   std::erase_if(ctas_, [&](const auto& s) { return s->cta == &c; });

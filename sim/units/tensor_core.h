@@ -22,6 +22,8 @@
 // tcgen05.commit (§9.7.16.12.1) arrives on its mbarrier(s) when every asynchronous operation the
 // committing thread issued before it has completed (EventPriority::MbarrierUpdate, after the data).
 #pragma once
+#include <array>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -68,6 +70,45 @@ struct TcWarpState {
   std::vector<TmemRange> st_ranges;  // cells written by tcgen05.st not yet waited for (RAW check)
   uint32_t st_src = 0;
   Cycles last_fence_after;           // last tcgen05.fence::after_thread_sync (0: none)
+  // Cells (lane quarter x column) this warp accessed with tcgen05.ld/st since its last
+  // tcgen05.fence::before_thread_sync (or tcgen05.commit, which implies it): another thread's
+  // tcgen05 write to them is not ordered after the access by any thread sync (missing-fence-before).
+  std::array<std::bitset<512>, 4> unfenced{};
+  bool any_unfenced = false;
+  uint32_t unfenced_src = 0;  // Program::sources index of the last such access
+  void note_unfenced(const TmemRange& r, uint32_t src) {
+    for (uint32_t q = r.lane0 / 32; q < 4 && q * 32 < r.lane0 + r.lanes; ++q)
+      for (uint32_t col = r.col0; col < r.col0 + r.cols && col < 512; ++col) unfenced[q].set(col);
+    any_unfenced = true;
+    unfenced_src = src;
+  }
+  bool unfenced_overlaps(const TmemRange& r) const {
+    if (!any_unfenced) return false;
+    for (uint32_t q = r.lane0 / 32; q < 4 && q * 32 < r.lane0 + r.lanes; ++q)
+      for (uint32_t col = r.col0; col < r.col0 + r.cols && col < 512; ++col)
+        if (unfenced[q].test(col)) return true;
+    return false;
+  }
+  // The same cells after the fence: handed over at `fenced_at`; a tcgen05 op of another warp that
+  // overwrites them needs its own tcgen05.fence::after_thread_sync after that (the consumer side).
+  std::array<std::bitset<512>, 4> fenced{};
+  Cycles fenced_at;
+  bool any_fenced = false;
+  uint32_t fenced_src = 0;
+  void fence_before(Cycles now) {
+    if (!any_unfenced) return;
+    for (int q = 0; q < 4; ++q) fenced[q] |= unfenced[q], unfenced[q].reset();
+    any_unfenced = false;
+    fenced_at = now;
+    any_fenced = true;
+    fenced_src = unfenced_src;
+  }
+  bool fenced_overlaps(const TmemRange& r) const {
+    for (uint32_t q = r.lane0 / 32; q < 4 && q * 32 < r.lane0 + r.lanes; ++q)
+      for (uint32_t col = r.col0; col < r.col0 + r.cols && col < 512; ++col)
+        if (fenced[q].test(col)) return true;
+    return false;
+  }
   bool fenced_after = false;
 };
 
@@ -87,6 +128,7 @@ struct TcCtaState {
   int cta_group = 0;            // cta_group of the first tcgen05 instruction executed (0: none)
   uint32_t cta_group_src = 0;   // Program::sources index of that instruction
   bool relinquished = false;    // tcgen05.relinquish_alloc_permit executed (§9.7.16.7.1)
+  uint32_t relinquish_src = 0;  // Program::sources index of the first one
   int alloc_warp = -1;          // the warp that performs the CTA's allocations
   uint32_t last_alloc_cols = 0;
   // A tcgen05.alloc that waits: for columns, or (cta_group::2) for the peer CTA's warp.

@@ -1,4 +1,5 @@
 // The warpgroup tensor core of sm_90a: see wgmma_unit.h for the life of an operation.
+#include "sim/checker/proxy.h"
 #include "sim/report/report.h"
 #include "sim/units/wgmma_unit.h"
 #include "sim/timing/model.h"
@@ -504,6 +505,21 @@ void wgmma_issue(ExecCtx& c, const ExecInstr& in, const WgmmaForm& f) {
                                 fmt::format("wgmma n{}", f.n), ""});
   const Cycles done = max(timing::from_q(end_q - ii_q) + Cycles(static_cast<uint64_t>(tw.latency)), wg.last_done);
   wg.last_done = done;
+  // Checker: the shared-memory operands are read by the async proxy until `done` (the proxy fence,
+  // a copy still writing them, and later writes before `done`: sim/checker/proxy.h).
+  if (c.checking()) {
+    auto window = [&](const isa::CanonicalLayout& plan, int rows, const char* what) {
+      thread_local std::vector<isa::SmemLocation> loc;
+      loc.resize(static_cast<size_t>(rows) * f.k_elems);
+      plan.locate_tile(0, static_cast<uint32_t>(rows), 0, static_cast<uint32_t>(f.k_elems), loc.data());
+      uint32_t lo = ~0u, hi = 0;
+      for (const isa::SmemLocation& l : loc)
+        lo = std::min(lo, l.byte), hi = std::max(hi, l.byte + static_cast<uint32_t>(f.elem_bytes));
+      if (hi > lo) proxy::mma_operand(c, __builtin_ctz(c.mask), *c.cta, lo, hi - lo, done, what);
+    };
+    if (op.plan_a) window(*op.plan_a, 64, "wgmma.mma_async operand A");
+    window(*op.plan_b, f.n, "wgmma.mma_async operand B");
+  }
   std::weak_ptr<WgmmaState> weak = c.cta->wgmma;
   Cta* cta = c.cta;
   Partition* part = c.part;

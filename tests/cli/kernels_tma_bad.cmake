@@ -31,3 +31,15 @@ add_test(NAME kernels_tma_bad_missing_expect_tx_strict
          COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_expect_tx.json
                  -DEXTRA=--strict -DEXPECT_RC=2 "-DEXPECT_REGEX=[0-9]+ findings and --strict makes findings errors"
                  -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
+# --no-check: the hazard tracking is off, so the race kernel runs clean even under --strict
+# (docs/checker.md); --sarif: the finding as a SARIF 2.1.0 result at the PTX line and the CUDA line.
+add_test(NAME kernels_tma_bad_missing_fence_proxy_async_no_check
+         COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_fence_proxy_async.json
+                 "-DEXTRA=--strict --no-check" -DEXPECT_RC=0 "-DEXPECT_REGEX=kernel .* on sm_90a: [0-9]+ cycles"
+                 -P ${PROJECT_SOURCE_DIR}/kernels/basic/bad/expect_error.cmake)
+add_test(NAME kernels_tma_bad_missing_fence_proxy_async_sarif
+         COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_kt}/missing_fence_proxy_async.json
+                 -DOUT=${CMAKE_CURRENT_BINARY_DIR}/missing_fence_proxy_async.sarif -DRULE=proxy-fence-missing
+                 -DLEVEL=error -DLINE=65 "-DPTX_REGEX=kernels/tma/bad/missing_fence_proxy_async\\.sm_90a\\.ptx$"
+                 "-DCUDA_REGEX=kernels/tma/bad/missing_fence_proxy_async\\.cu$"
+                 -P ${PROJECT_SOURCE_DIR}/tests/cli/scripts/sarif_check.cmake)

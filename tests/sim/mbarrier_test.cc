@@ -337,8 +337,8 @@ TEST_CASE("mbarrier PTX: checker warnings — lapping, stale parity, transaction
   // complete_tx with nothing expected: tx -64 at exit.
   const std::string tx = warnings(one("mbarrier.init.shared::cta.b64 [%r4], 2;\n"
                                       "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r4], 64;"));
-  CHECK(tx.find("at exit the mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64) "
-                "has 64 more transaction units completed than were expected") != std::string::npos);
+  CHECK(tx.find("at exit the mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count -64: "
+                "this phase's expect-tx announced 0 bytes, 64 bytes completed) has 64 more transaction units completed than were expected") != std::string::npos);
   // A correct pipeline warns about nothing (the first test case checks r.findings.empty()).
 }
 
@@ -363,7 +363,7 @@ $Lwait:
   // (the cycle of the last update is the timing model's; sim/timing)
   CHECK(e.find("CTA (0,0,0), last updated at cycle ") != std::string::npos);
   CHECK(e.find(": mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 2 "
-               "arrivals pending, tx-count 96); last update: mbarrier.arrive by its own warp 0 at mbar.ptx:") !=
+               "arrivals pending, tx-count 96: this phase's expect-tx announced 96 bytes, 0 bytes completed); last update: mbarrier.arrive by its own warp 0 at mbar.ptx:") !=
         std::string::npos);
   CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400 for the completion of "
                "phase 0 at mbar.ptx:") != std::string::npos);

@@ -237,6 +237,45 @@ TEST_CASE("tcgen05.mma: an illegal instruction descriptor is reported at issue w
   }
 }
 
+TEST_CASE("checker: tcgen05-missing-fence-before when the warps that wrote A with tcgen05.st hand it over by bar.sync "
+          "without tcgen05.fence::before_thread_sync; the kernel with the fence is clean") {
+  std::vector<int> A(kM * kK), B(kN * kK);
+  for (uint32_t i = 0; i < A.size(); ++i) A[i] = int(i % 5) - 2;
+  for (uint32_t i = 0; i < B.size(); ++i) B[i] = int(i % 3) - 1;
+  const std::string clean = kernel_ptx(true);
+  // The hand-over after tcgen05.st/wait::st: "fence::before_thread_sync; bar.sync 0; fence::after_thread_sync"
+  // before the MMA (the second such block of the kernel).
+  const std::string handover = "  tcgen05.fence::before_thread_sync;\n  bar.sync 0;\n  tcgen05.fence::after_thread_sync;\n  setp.eq.u32 %p2";
+  const size_t at = clean.find(handover);
+  REQUIRE(at != std::string::npos);
+  std::string buggy = clean;
+  buggy.erase(at, std::string("  tcgen05.fence::before_thread_sync;\n").size());
+  for (bool bug : {false, true}) {
+    CAPTURE(bug);
+    test::Harness h;
+    h.load(bug ? buggy : clean, "mma.ptx");
+    std::vector<uint32_t> words(8192, 0), aw(kM * 8, 0);
+    const uint64_t dimg = h.upload(words), dout = h.zeros(kM * kN * 4), daw = h.upload(aw);
+    test::Params p;
+    p.add(dimg).add(uint32_t(words.size())).add(dout).add(desc(0, 16, 1024, 2)).add(desc(16384, 16, 1024, 2));
+    p.add(kIdesc).add(uint32_t(5000)).add(daw);
+    const auto r = h.launch("k", {1, 1, 1}, {128, 1, 1}, p);
+    const auto lines = r.finding_lines();
+    if (!bug) {
+      CHECK(lines.empty());
+      continue;
+    }
+    REQUIRE(r.findings.size() == 1);
+    const sim::FindingGroup& g = r.findings[0];
+    CHECK(g.rule == sim::Rule::TmemMissingFenceBefore);
+    CHECK(g.site.text.starts_with("tcgen05.mma.cta_group::1.kind::f16"));
+    CHECK(g.other.text.starts_with("tcgen05.st.sync.aligned.32x32b.x8.b32"));  // the access handed over
+    CHECK(g.first[0].detail.find("without tcgen05.fence::before_thread_sync") != std::string::npos);
+  }
+  (void)A;
+  (void)B;
+}
+
 // .ashift (PTX ISA §9.7.16.10.9.1): A from TMEM, its rows shifted down by one lane before the
 // product. The reading tcsim models (docs/tensor_memory.md §9, UNCONFIRMED on hardware): row m of D
 // takes A's row m - 1, row 0 its own; with distinct rows every shifted row changes the exact answer.

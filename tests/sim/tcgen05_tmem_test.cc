@@ -182,15 +182,41 @@ TEST_CASE("tcgen05.alloc/dealloc: the rules of §9.7.16.7.1 are reported") {
     CHECK(run_error(std::string(kAlloc32) + kDealloc32, "", 32, &w) == "");
     CHECK(w.empty());
   }
-  SUBCASE("a CTA that exits holding columns") {
-    std::string e = run_error(kAlloc32);
-    CHECK(e.find("exits holding Tensor Memory columns 0-31") != std::string::npos);
-    CHECK(e.find("§9.7.16.1.2") != std::string::npos);
+  SUBCASE("a CTA that exits holding columns: finding tcgen05-columns-leaked, the columns are freed") {
+    std::vector<std::string> w;
+    CHECK(run_error(kAlloc32, "", 32, &w) == "");
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].starts_with("[undefined] tcgen05-columns-leaked at t.ptx:"));
+    CHECK(w[0].find("exits holding Tensor Memory columns 0-31") != std::string::npos);
+    CHECK(w[0].find("§9.7.16.1.2") != std::string::npos);
   }
-  SUBCASE("alloc after relinquish_alloc_permit") {
-    std::string e = run_error(std::string(kAlloc32) + " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" +
-                              " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;\n");
-    CHECK(e.find("after this CTA executed tcgen05.relinquish_alloc_permit") != std::string::npos);
+  SUBCASE("alloc after relinquish_alloc_permit: finding tcgen05-alloc-after-relinquish naming both; clean twin") {
+    std::vector<std::string> w;
+    CHECK(run_error(std::string(kAlloc32) + " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" +
+                        " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;\n" + kDealloc32 +
+                        " ld.shared.u32 %r1, [slot];\n" + kDealloc32,
+                    "", 32, &w) == "");
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].starts_with("[undefined] tcgen05-alloc-after-relinquish at t.ptx:13 "));
+    CHECK(w[0].find("relinquish_alloc_permit at t.ptx:12") != std::string::npos);
+    // Clean twin: relinquish after the only allocation.
+    CHECK(run_error(std::string(kAlloc32) + " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n" + kDealloc32,
+                    "", 32, &w) == "");
+    CHECK(w.empty());
+  }
+  SUBCASE("taddr not uniform across the warp: finding tcgen05-taddr-not-uniform; clean twin") {
+    std::vector<std::string> w;
+    const std::string st = " mov.u32 %r0, %tid.x;\n and.b32 %r2, %r0, 1;\n add.u32 %r3, %r1, %r2;\n"
+                           " tcgen05.st.sync.aligned.32x32b.x1.b32 [%r3], {%r0};\n tcgen05.wait::st.sync.aligned;\n";
+    CHECK(run_error(std::string(kAlloc32) + st + kDealloc32, "", 32, &w) == "");
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].starts_with("[undefined] tcgen05-taddr-not-uniform at t.ptx:"));
+    CHECK(w[0].find("lane 0 has taddr 0x00000000") != std::string::npos);
+    CHECK(w[0].find("lane 1 has 0x00000001") != std::string::npos);
+    std::string clean = st;
+    clean.replace(clean.find("and.b32 %r2, %r0, 1"), 19, "and.b32 %r2, %r0, 0");
+    CHECK(run_error(std::string(kAlloc32) + clean + kDealloc32, "", 32, &w) == "");
+    CHECK(w.empty());
   }
   SUBCASE("dealloc of something never allocated") {
     std::string e = run_error(std::string(kAlloc32) + " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 64;\n");

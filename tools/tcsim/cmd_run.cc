@@ -1,6 +1,7 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
 //                     [--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]
 //                     [--trace FILE] [--trace-events N] [--timing-only] [--clock-mhz MHZ] [--timing-profile FILE]
+//                     [--sarif FILE] [--no-check]
 // Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
 // and sim::Device. Findings (docs/findings.md) are summarised on stderr; the timing report
 // (cycles, time, TFLOPS, utilisation, where each warp role's cycles went, the critical resource:
@@ -22,6 +23,7 @@
 #include "tools/spec/launch_spec.h"
 #include "tools/spec/output_dir.h"
 #include "tools/spec/runner.h"
+#include "tools/spec/sarif.h"
 #include "tools/spec/spec_error.h"
 #include "tools/spec/tensor_map_encode.h"
 #include "tools/tcsim/command.h"
@@ -37,6 +39,7 @@ struct RunOptions {
   sim::DeviceOptions device;
   uint64_t sweep = 0;  // --schedule-sweep N: seeds 1..N against the default order
   bool strict = false;  // --strict: findings are errors (exit 2)
+  std::optional<std::string> sarif;  // --sarif FILE
 };
 
 void set_seed(RunOptions& o, uint64_t seed) {
@@ -133,6 +136,12 @@ constexpr OptionDef kOptions[] = {
      }},
     {"--timing-profile", "FILE", "the GPU's timing parameters from FILE instead of models/timing/<gpu>.txt",
      [](RunOptions& o, std::string_view, std::string_view v) { o.timing_profile = std::string(v); }},
+    {"--sarif", "FILE", "write the findings as SARIF 2.1.0 to FILE (one result per rule and site; docs/checker.md)",
+     [](RunOptions& o, std::string_view, std::string_view v) { o.sarif = std::string(v); }},
+    {"--no-check", "",
+     "turn the checker's hazard tracking off for speed (outputs, cycles, faults and the findings of execution "
+     "itself are unchanged; docs/checker.md)",
+     [](RunOptions& o, std::string_view, std::string_view) { o.device.check = false; }},
 };
 
 std::string option_list() {
@@ -279,6 +288,10 @@ int run_run(Args args) {
   if (!r.outcome.approx_ops.empty())
     fmt::print("note: approximate instructions ran (not bit-exact by design): {}\n",
                fmt::join(r.outcome.approx_ops, ", "));
+  if (o.sarif) {
+    spec::write_sarif(*o.sarif, r.outcome.findings, "");  // site PTX names are as the run opened them
+    fmt::print("findings written to {} (SARIF 2.1.0)\n", *o.sarif);
+  }
   if (o.out) {
     spec::RunInfo info;
     info.tool = "tcsim";
@@ -313,6 +326,7 @@ int run_run(Args args) {
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
                    "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict] [--trace FILE] "
-                   "[--timing-only] [--clock-mhz MHZ] [--timing-profile FILE]   run a launch spec", run_run);
+                   "[--timing-only] [--clock-mhz MHZ] [--timing-profile FILE] [--sarif FILE] [--no-check]   run a launch "
+                   "spec", run_run);
 
 }  // namespace tcsim::cli
