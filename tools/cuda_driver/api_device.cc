@@ -198,7 +198,12 @@ namespace {
 
 CUresult check_ctx(Driver& drv, CUcontext c, Context*& out, const char* call) {
   out = reinterpret_cast<Context*>(c);
-  if (!drv.valid_context(out)) return drv.fail(CUDA_ERROR_INVALID_CONTEXT, fmt::format("{}: invalid context handle", call));
+  // Returned, not printed (--trace prints it): cudart's own teardown queries contexts it has already
+  // destroyed (cuCtxGetApiVersion five times at exit) and takes the error in its stride.
+  if (!drv.valid_context(out)) {
+    drv.note(fmt::format("{}: invalid context handle (CUDA_ERROR_INVALID_CONTEXT)", call));
+    return CUDA_ERROR_INVALID_CONTEXT;
+  }
   return CUDA_SUCCESS;
 }
 
