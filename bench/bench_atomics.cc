@@ -1,5 +1,5 @@
 // Atomic throughput of the interpreter: global atomics (deferred to the quantum boundary and applied
-// there in (cycle, SM, CTA, warp, lane) order, sim/memory/atomic_queue.h) and shared-memory atomics
+// there in (cycle, SM, CTA, warp, lane) order, sim/memory/rmw_log.h) and shared-memory atomics
 // (applied at once), each in a loop of `iters` atomics per thread on 256 bins. Prints host atomics
 // per second (one host thread and all host threads) and the simulated cycles per global atomic
 // round trip that the quantum-boundary design costs a warp. Asserts nothing.

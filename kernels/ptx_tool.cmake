@@ -2,7 +2,7 @@
 # judge for every corpus: kernels/<CORPUS>/check_ptx.sh -> kernels/ptx_tool.py check <CORPUS>
 # (pairing, ptxas on every committed .ptx, no drift from what nvcc makes of the sources today,
 # compiled at the canonical location so the checkout path does not matter). Without nvcc/ptxas or
-# python3 it is a visible ..._SKIPPED test.
+# python3 it is ..._SKIPPED, which CTest reports as skipped.
 # TCSIM_PTX_CHECK_CACHE: where the checks record what nvcc/ptxas were seen to produce for exact
 # inputs (ptx_tool.py's module doc), so a re-run skips the unchanged sources; empty = no cache.
 include_guard(GLOBAL)
@@ -24,8 +24,7 @@ function(tcsim_add_ptx_check corpus)
     set_tests_properties(kernels_${corpus}_ptx PROPERTIES TIMEOUT ${A_TIMEOUT} LABELS "${_labels}"
                          FAIL_REGULAR_EXPRESSION "FAIL:")
   else()
-    add_test(NAME kernels_${corpus}_ptx_SKIPPED
-             COMMAND ${CMAKE_COMMAND} -E echo
-                     "SKIPPED: nvcc/ptxas (under ${TCSIM_CUDA_ROOT}) or python3 not found: the PTX of kernels/${corpus} is neither assembled nor checked for drift")
+    tcsim_add_skipped_test(kernels_${corpus}_ptx_SKIPPED
+                           "nvcc/ptxas (under ${TCSIM_CUDA_ROOT}) or python3 not found: the PTX of kernels/${corpus} is neither assembled nor checked for drift")
   endif()
 endfunction()

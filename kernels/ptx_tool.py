@@ -101,6 +101,11 @@ CORPORA = {
     "cluster": dict(sources=["cluster/*.cu", "cluster/bad/*.cu"], ptx=["cluster/*.ptx", "cluster/bad/*.ptx"],
                     archs=["sm_90a", "sm_100a"], per_arch=True, flags=["-lineinfo", "-Werror", "all-warnings"],
                     stage=["kernels/tma", "kernels/cluster"], group="async", include_root=False, must_fail=[]),
+    # Launch-spec forms (by-value structs holding pointers and tensor maps, __constant__ tables) and
+    # device printf: sm_90a for the H200, sm_100a for Blackwell.
+    "launch": dict(sources=["launch/*.cu"], ptx=["launch/*.ptx"], archs=["sm_90a", "sm_100a"], per_arch=True,
+                   flags=["-std=c++17", "-lineinfo"], stage=["kernels/launch"], group="launch",
+                   include_root=False, must_fail=[]),
     # The tcgen05 probe tile (the other probe sources are host programs built on the device).
     "probes": dict(sources=["probes/tcgen05/tcgen05_tile.cu"], ptx=["probes/tcgen05/*.ptx"], archs=["sm_100a"],
                    per_arch=False, flags=[], stage=["kernels/probes"], group="probes", include_root=True,

@@ -26,6 +26,17 @@ struct LaunchConfig {
   // tcsim-hw does when the spec names a cluster): %is_explicit_cluster is then true even for a
   // 1x1x1 cluster. Cluster dims above one, or dims compiled into the kernel, imply it.
   bool explicit_cluster = false;
+  // The device printf FIFO's size for this launch (cudaLimitPrintfFifoSize), at least 512 KiB as on
+  // the H200; 0: the device's default (docs/printf.md "FIFO"). printf calls whose record does not
+  // fit are dropped and counted (LaunchResult::printf_dropped).
+  uint64_t printf_fifo_bytes = 0;
+  // Optional names for byte ranges of the parameter buffer (a launch spec's tensor maps: "tmA" at
+  // offset 0, 128 bytes), used in messages: the misread report names the tensor map TMA loaded with.
+  struct ParamLabel {
+    uint32_t offset = 0, size = 0;
+    std::string name;
+  };
+  std::vector<ParamLabel> param_labels;
 };
 
 // Warp scheduling and asynchronous latencies (DESIGN.md "Deterministic by default, adversarial on
@@ -41,6 +52,21 @@ struct ParamInfo {
   std::string name;
   uint32_t size;   // bytes
   uint32_t align;  // bytes
+};
+
+// What a driver reports about a kernel (cuFuncGetAttribute, occupancy): the PTX performance
+// directives (PTX ISA §11.4 "Performance-Tuning Directives") and the bound program's layout.
+struct KernelInfo {
+  uint32_t static_smem_bytes = 0;     // static .shared bytes as ptxas -v reports them (models::SmemLayout)
+  uint32_t static_end = 0;            // end of the static variables (before the extern alignment)
+  uint32_t extern_smem_align = 0;     // largest alignment of an extern .shared array of the module (0: none)
+  uint32_t param_bytes = 0;           // the parameter buffer
+  uint32_t local_bytes = 0;           // the kernel's own .local frame per thread (callees not included)
+  Dim3 maxntid{0, 0, 0}, reqntid{0, 0, 0}, reqnctapercluster{0, 0, 0};  // 0: not given
+  uint32_t minnctapersm = 0, maxnreg = 0, maxclusterrank = 0;            // 0: not given
+  bool explicitcluster = false;
+  uint32_t ptx_version = 0;           // major * 10 + minor (.version)
+  std::string target;                 // .target, e.g. "sm_100a"
 };
 
 struct SymbolInfo {
@@ -85,6 +111,12 @@ struct LaunchResult {
   // (rule, site), earliest first, each with its count and first occurrences.
   std::vector<FindingGroup> findings;
   std::vector<std::string> approx_ops;     // .approx instructions executed (not bit-exact by design)
+  // Device printf (vprintf) output of the launch, formatted as CUDA formats it, in a fixed order:
+  // CTA linear id, warp, lane, then the thread's calls in program order (docs/printf.md).
+  std::string printf_output;
+  uint64_t printf_records = 0;             // printf calls whose output is in printf_output
+  uint64_t printf_dropped = 0;             // printf calls dropped: the FIFO was full (or a text limit)
+  uint64_t printf_fifo_bytes = 0;          // the FIFO's capacity in effect
   // Every kept occurrence as one line (Finding::str()), in group order: for logs and tests.
   std::vector<std::string> finding_lines() const;
 };
@@ -111,10 +143,18 @@ class Device {
   std::vector<std::string> kernel_names(const Module& m) const;
   std::vector<ParamInfo> kernel_params(const Module& m, std::string_view kernel) const;
   SymbolInfo symbol(const Module& m, std::string_view name) const;  // throws SimError if unknown
+  KernelInfo kernel_info(const Module& m, std::string_view kernel) const;  // throws SimError if unknown
 
   // Global memory. Addresses look like real 64-bit device pointers; accesses outside an
   // allocation are reported by the simulator, never a host crash.
   uint64_t malloc(uint64_t bytes, uint64_t align = 256);
+  // Releases an allocation made by malloc (cuMemFree): later accesses to it are reported as
+  // use-after-free; its address range is never handed out again. SimError if `address` is not the
+  // start of a live malloc allocation.
+  void free(uint64_t address);
+  // True when [address, address + bytes) lies inside one live allocation (malloc or a module
+  // variable): what copy_to_device / copy_from_device accept.
+  bool contains(uint64_t address, uint64_t bytes) const;
   void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);
   void copy_from_device(void* dst, uint64_t src, uint64_t bytes) const;
 

@@ -5,6 +5,7 @@
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
+#include "sim/program.h"
 #include "sim/timing.h"
 #include "sim/warp.h"
 
@@ -40,18 +41,33 @@ void Cluster::note_access(uint32_t from, uint32_t to, RemoteAccess a) {
   if (!r.valid || a.epoch >= r.epoch) r = std::move(a);
 }
 
-void Cluster::on_cta_exit(uint32_t rank, Cycles now, const LaunchState& L) {
+Dim3 Cluster::ctaid_of(uint32_t rank) const {
+  const Dim3 in{rank % shape_.x, (rank / shape_.x) % shape_.y, rank / (shape_.x * shape_.y)};
+  return {id_.x * shape_.x + in.x, id_.y * shape_.y + in.y, id_.z * shape_.z + in.z};
+}
+
+bool Cluster::any_running() const {
+  for (uint32_t r = 0; r < size_; ++r)
+    if (ctas_[r] && !ctas_[r]->done()) return true;
+  return false;
+}
+
+void Cluster::on_cta_exit(uint32_t rank, Cycles now, const LaunchState& L, Partition& part) {
   exited_at_[rank] = now;
   for (uint32_t from = 0; from < size_; ++from) {
     const RemoteAccess& a = accesses_[rank][from];
     if (from == rank || !a.valid || vc_[rank].t[from] >= a.epoch) continue;
-    const std::string where = a.pc == kNoPc ? a.what : fmt::format("{} (warp {} lane {})", pc_location(L, a.pc), a.warp, a.lane);
-    throw SimFault(-1, fmt::format(
-        "{} exits while the access of {} to its shared memory at cycle {}, {}, is not ordered before the exit: "
-        "no barrier.cluster (or mbarrier release/acquire) between that access and this exit, so the shared "
-        "memory may already be released when the access lands (a CTA must stay until its peers are done with "
-        "its distributed shared memory: CUDA Programming Guide, Distributed Shared Memory; PTX ISA §9.7.13.3)",
-        cta_name(rank), cta_name(from), a.when.count(), where));
+    Origin who;
+    who.src = a.pc < L.prog->code.size() ? L.prog->code[a.pc].src : kNoSite;
+    who.cta = ctaid_of(from);
+    who.warp = static_cast<int>(a.warp);
+    who.lane = static_cast<int>(a.lane);
+    part.findings().add(Rule::DsmemExitUnordered, a.when, who, kNoSite, 0, [&] {
+      return fmt::format("{} exits at cycle {} while this {} of its shared memory by {} (cycle {}) is not ordered "
+                         "before the exit: no barrier.cluster, or mbarrier release and acquire, between them. The GPU "
+                         "performs the access (docs/cluster_lifetime.md); so does tcsim",
+                         cta_name(rank), now.count(), a.what, cta_name(from), a.when.count());
+    });
   }
 }
 

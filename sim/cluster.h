@@ -7,13 +7,15 @@
 //   * rank -> resident CTA (nullptr once the CTA retired: events and peers holding a CtaRef see it);
 //   * the barrier.cluster state (PTX ISA §9.7.13.3): one phase counter for the whole cluster, the
 //     phase each thread arrived in, and the count of non-exited threads that arrived;
-//   * the ordering clocks of the DSMEM exit check: a CTA must not exit while a peer's access to
-//     its shared memory is not ordered before the exit (CUDA Programming Guide "Distributed Shared
-//     Memory"; ref/tma-mbarrier.md §7 rule 13). Each CTA carries a vector clock over the ranks
-//     (one component per CTA: this check works at CTA granularity); arrivals on mbarriers and on
-//     barrier.cluster release it, waits that observe a completed phase acquire it; every remote
-//     access records the accessing CTA's epoch; at a CTA's exit each recorded access must be
-//     covered by the exiting CTA's clock.
+//   * the ordering clocks of the DSMEM exit check: a peer's access to a CTA's shared memory should
+//     be ordered before that CTA's exit (docs/cluster_lifetime.md). Each CTA carries a vector clock
+//     over the ranks (one component per CTA: this check works at CTA granularity); arrivals on
+//     mbarriers (also the complete_tx of async copies) and on barrier.cluster release it, waits
+//     that observe a completed phase acquire it; every remote access records the accessing CTA's
+//     epoch; at a CTA's exit each recorded access must be covered by the exiting CTA's clock. One
+//     that is not is the finding `dsmem-exit-unordered` (sim/report/rules.def), as is an access to
+//     a CTA that already exited: the GPU runs such kernels, so tcsim performs the access on the
+//     exited CTA's shared memory, which it keeps (Sm::retire) until no CTA of the cluster runs.
 //
 // Shared::cluster addresses carry the owning CTA's rank in bits 24..31, the hardware's encoding
 // (models/machine/shared_memory.h); sim/memory/dsmem.h decodes them.
@@ -30,6 +32,7 @@
 namespace tcsim::sim {
 
 class Cta;
+class Partition;
 class Warp;
 struct LaunchState;
 
@@ -63,7 +66,18 @@ class Cluster {
   // The resident CTA of `rank` (nullptr after it retired).
   Cta* cta(uint32_t rank) const { return rank < size_ ? ctas_[rank] : nullptr; }
   void attach(uint32_t rank, Cta* c);
-  void detach(uint32_t rank) { ctas_[rank] = nullptr; }
+  // The CTA of `rank` retired from its SM (retired: kept by its SM while peers run, so that late
+  // accesses to its shared memory find it: exited_cta()) or was destroyed (nullptr).
+  void detach(uint32_t rank, Cta* retired = nullptr) {
+    ctas_[rank] = nullptr;
+    exited_[rank] = retired;
+  }
+  // The retired CTA of `rank` still kept, or nullptr.
+  Cta* exited_cta(uint32_t rank) const { return rank < size_ ? exited_[rank] : nullptr; }
+  // Whether some CTA of the cluster is resident and has not exited.
+  bool any_running() const;
+  // Grid coordinates of the CTA of `rank`.
+  Dim3 ctaid_of(uint32_t rank) const;
   // Exit cycle of a rank whose threads have all exited (never: still running).
   Cycles exited_at(uint32_t rank) const { return exited_at_[rank]; }
   std::string cta_name(uint32_t rank) const;
@@ -75,9 +89,9 @@ class Cluster {
   void acquire(uint32_t rank, const VClock& c) { vc_[rank].join(c); }
   // A remote access by `from` into `to`'s shared memory.
   void note_access(uint32_t from, uint32_t to, RemoteAccess a);
-  // Called when every thread of `rank` has exited: throws SimFault naming the first peer access
-  // not ordered before the exit.
-  void on_cta_exit(uint32_t rank, Cycles now, const LaunchState& L);
+  // Called when every thread of `rank` has exited: each peer access not ordered before the exit is
+  // a finding (dsmem-exit-unordered) in `part`.
+  void on_cta_exit(uint32_t rank, Cycles now, const LaunchState& L, Partition& part);
 
   // ---- barrier.cluster (PTX ISA §9.7.13.3) ----
   uint32_t barrier_phase() const { return bar_phase_; }  // phases completed
@@ -99,6 +113,7 @@ class Cluster {
   Dim3 id_, shape_;
   uint32_t size_;
   std::array<Cta*, kMaxClusterCtas> ctas_{};
+  std::array<Cta*, kMaxClusterCtas> exited_{};
   std::array<Cycles, kMaxClusterCtas> exited_at_;
   std::array<VClock, kMaxClusterCtas> vc_{};
   // accesses_[to][from]: the latest access of `from` into `to`.
@@ -111,9 +126,6 @@ class Cluster {
   std::array<std::vector<uint32_t>, kMaxClusterCtas> arrived_in_{};  // per thread: phase + 1, 0 = none
   std::array<uint32_t, kMaxClusterCtas> threads_{};
   std::array<uint32_t, kMaxClusterCtas> warps_{};
-
- public:
-  const VClock& barrier_done_clock() const { return bar_done_; }
 };
 
 // A handle on a CTA that stays safe after the CTA retired (get() returns nullptr then): what

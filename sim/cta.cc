@@ -131,30 +131,36 @@ void Cta::on_exit(Warp& w, Cycles now) {
         if (!err.empty()) throw SimFault(-1, err);
       }
       mbarriers_.on_cta_exit(now);
-      // Peers must be done with this CTA's shared memory (DSMEM): throws naming an unordered access.
-      if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_);
+      // Peers should be done with this CTA's shared memory (DSMEM): an unordered access is a finding.
+      if (cluster_) cluster_->on_cta_exit(cluster_rank_, now, *L_, sm_->partition());
     }
   }
 }
 
-std::string Cta::describe_barriers(const Program& prog, const LaunchState& L) const {
-  std::string r;
+std::vector<std::string> Cta::barrier_lines() const {
+  std::vector<std::string> r;
   for (int b = 0; b < 16; ++b) {
     const BarrierState& bs = bars_[b];
     if (!bs.in_use) continue;
     const uint32_t needed = bs.expected_threads ? (bs.expected_threads + 31) / 32 : warps_not_exited();
-    r += fmt::format("\n  {} barrier {}: {} of {} warps arrived ({})", name(), b, bs.arrived_warps, needed,
-                     bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
-                                         : std::string("all non-exited threads of the CTA"));
+    r.push_back(fmt::format("barrier {}: {} of {} warps arrived ({})", b, bs.arrived_warps, needed,
+                            bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
+                                                : std::string("all non-exited threads of the CTA")));
   }
   // The cluster barrier, once per cluster (in its lowest-ranked resident CTA).
   if (cluster_ && cluster_->size() > 1) {
     uint32_t lowest = cluster_->size();
-    for (uint32_t r = cluster_->size(); r-- > 0;)
-      if (cluster_->cta(r) && !cluster_->cta(r)->done()) lowest = r;
-    if (lowest == cluster_rank_ && !cluster_->describe_barrier().empty())
-      r += fmt::format("\n  {}", cluster_->describe_barrier());
+    for (uint32_t k = cluster_->size(); k-- > 0;)
+      if (cluster_->cta(k) && !cluster_->cta(k)->done()) lowest = k;
+    if (lowest == cluster_rank_ && !cluster_->describe_barrier().empty()) r.push_back(cluster_->describe_barrier());
   }
+  return r;
+}
+
+std::string Cta::describe_barriers(const Program& prog, const LaunchState& L) const {
+  std::string r;
+  for (const std::string& line : barrier_lines())
+    r += line.starts_with("barrier.cluster") ? fmt::format("\n  {}", line) : fmt::format("\n  {} {}", name(), line);
   bool header = false;
   for (const auto& w : warps_) {
     if (w->done()) continue;

@@ -19,8 +19,8 @@ class Sm;
 namespace tma {
 struct TmaCtaState;  // sim/units/tma_cta_state.h
 }
-struct WgmmaState;    // sim/units/wgmma_unit.h
-struct CpAsyncState;  // sim/units/cp_async_unit.h
+struct WgmmaState;    // sim/units/wgmma_unit.cc
+struct CpAsyncState;  // sim/exec/cp_async.cc
 struct RegPool;       // sim/exec/setmaxnreg.cc
 
 enum class BarRedOp : uint8_t { None, Popc, And, Or };
@@ -94,6 +94,9 @@ class Cta {
   void on_exit(Warp& w, Cycles now);
   // Text for deadlock reports: each barrier in use and who waits on it.
   std::string describe_barriers(const Program& prog, const LaunchState& L) const;
+  // The CTA barriers in use, one line each, without the CTA's name ("barrier 0: 3 of 6 warps
+  // arrived (...)"), and the cluster barrier's line in the lowest-ranked resident CTA of a cluster.
+  std::vector<std::string> barrier_lines() const;
   // State of the TMA / bulk-copy engines and the proxy checker for this CTA (created on first use;
   // sim/units/tma_cta_state.h).
   tma::TmaCtaState& tma_state();

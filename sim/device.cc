@@ -39,6 +39,7 @@ struct Device::Impl {
   std::unique_ptr<ThreadPool> pool;
   uint64_t launches = 0;
   uint64_t mallocs = 0;
+  std::vector<uint64_t> malloc_bases;  // live malloc allocations (sorted), the ones free() accepts
 
   void check_range(uint64_t addr, uint64_t bytes, std::string_view what) const {
     if (bytes == 0) return;
@@ -168,10 +169,48 @@ SymbolInfo Device::symbol(const Module& m, std::string_view name) const {
 
 uint64_t Device::malloc(uint64_t bytes, uint64_t align) {
   try {
-    return impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs));
+    const uint64_t a = impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs));
+    impl_->malloc_bases.push_back(a);  // bump allocation: addresses grow, the vector stays sorted
+    return a;
   } catch (const std::runtime_error& e) {
     throw SimError(e.what());
   }
+}
+
+void Device::free(uint64_t address) {
+  auto& b = impl_->malloc_bases;
+  auto it = std::lower_bound(b.begin(), b.end(), address);
+  if (it == b.end() || *it != address || !impl_->gm.release(address))
+    throw SimError(fmt::format("free of 0x{:x}: not the start of a live device allocation{}", address,
+                               impl_->gm.find(address, 1) ? " (it lies inside one)" : ""));
+  b.erase(it);
+}
+
+KernelInfo Device::kernel_info(const Module& m, std::string_view kernel) const {
+  const Function& f = find_kernel(m, kernel);
+  const Program& prog = *m.programs.at(f.name);
+  KernelInfo k;
+  const models::SmemLayout l = models::smem_layout(*impl_->machine, prog.static_smem, prog.extern_smem_align, 0);
+  k.static_smem_bytes = l.static_bytes;
+  k.static_end = prog.static_smem;
+  k.extern_smem_align = prog.extern_smem_align;
+  k.param_bytes = prog.param_bytes;
+  if (prog.entry < prog.funcs.size()) k.local_bytes = prog.funcs[prog.entry].frame_size;
+  const PerfDirectives& p = f.perf;
+  k.maxntid = {p.maxntid[0], p.maxntid[1], p.maxntid[2]};
+  k.reqntid = {p.reqntid[0], p.reqntid[1], p.reqntid[2]};
+  k.reqnctapercluster = {p.reqnctapercluster[0], p.reqnctapercluster[1], p.reqnctapercluster[2]};
+  k.minnctapersm = p.minnctapersm;
+  k.maxnreg = p.maxnreg;
+  k.maxclusterrank = p.maxclusterrank;
+  k.explicitcluster = p.explicitcluster;
+  k.ptx_version = m.ir.version_major * 10 + m.ir.version_minor;
+  k.target = m.ir.target;
+  return k;
+}
+
+bool Device::contains(uint64_t address, uint64_t bytes) const {
+  return impl_->gm.find(address, std::max<uint64_t>(bytes, 1)) != nullptr;
 }
 
 void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {

@@ -1,7 +1,7 @@
 // The event queue of one simulation partition: callbacks at a simulated cycle, ordered by
 // (cycle, priority, insertion order) so same-cycle events always run in the same documented order.
-// Asynchronous units (TMA engine, tensor core, later issues) post their completions here; their
-// effects become visible only when the event runs (DESIGN.md "One clock").
+// Asynchronous units (TMA engine, tensor cores, cp.async, st.async/red.async) post their
+// completions here; their effects become visible only when the event runs (sim/README.md "One clock").
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -20,16 +20,10 @@ enum class EventPriority : uint8_t {
   // anything which observes the operation's completion in this cycle also sees its data.
   AsyncDataLand = 0,
   // Arrive / complete-tx on an mbarrier caused by completed async operations: after their data
-  // landed, so a phase never flips before the bytes it tracks are visible.
+  // landed, so a phase never flips before the bytes it tracks are visible. Waiters woken by the
+  // phase (and timed wake-ups: nanosleep, try_wait limits, which are warp state, not events)
+  // issue after every event of the cycle.
   MbarrierUpdate = 1,
-  // Waiters of a completed barrier or mbarrier phase become ready: after every state update of
-  // the cycle, so a woken warp sees all of it.
-  WaiterWake = 2,
-  // Timed wake-ups (nanosleep expiry, try_wait time limits): after data and barrier updates, so a
-  // sleeper that wakes in the same cycle as a completion observes the completion.
-  TimedWake = 3,
-  // Observers (tracer, checker sampling): last, they see the final state of the cycle.
-  Observe = 4,
 };
 
 class EventQueue {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/cluster.h"
+#include "sim/deadlock_report.h"
 #include "sim/partition.h"
 
 namespace tcsim::sim {
@@ -70,13 +71,17 @@ class LaunchRun {
         if (p->fault() && (!first || p->fault()->when < first->when ||
                            (p->fault()->when == first->when && p->fault()->sm < first->sm)))
           first = &*p->fault();
-      if (first) throw SimError(first->message + findings_note());
-      for (auto& p : parts_) p->overlay().commit(*L_.gm);
-      // Global atomics after the stores, in (cycle, SM, CTA, warp, lane) order; their warps wake
-      // at t + q with the old values in their registers (sim/memory/atomic_queue.h).
-      std::vector<AtomicQueue*> queues;
-      for (auto& p : parts_) queues.push_back(&p->atomics());
-      AtomicQueue::apply_all(queues, *L_.gm);
+      if (first) throw SimError(first->message + findings_note() + printf_note());
+      // Plain stores in partition order, then every global read-modify-write in (cycle, SM, CTA,
+      // warp, lane) order; atomics' warps wake at t + q with the old values in their registers
+      // (sim/memory/rmw_log.h).
+      std::vector<StoreOverlay*> overlays;
+      std::vector<RmwLog*> logs;
+      for (auto& p : parts_) {
+        overlays.push_back(&p->overlay());
+        logs.push_back(&p->rmw_log());
+      }
+      RmwLog::commit_quantum(overlays, logs, *L_.gm);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)
@@ -84,12 +89,12 @@ class LaunchRun {
       for (Cycles f : finished) end = max(end, f);
       ctas_done += finished.size();
       for (auto& p : parts_)
-        if (const Warp* w = p->warp_over_limit()) throw SimError(watchdog_warp(*w, total));
-      if (total > max_steps_) throw SimError(watchdog(total));
+        if (const Warp* w = p->warp_over_limit()) throw SimError(watchdog_warp(*w, total) + printf_note());
+      if (total > max_steps_) throw SimError(watchdog(total) + printf_note());
       if (opts_.max_seconds > 0 || opts_.progress) {
         const Clock::time_point now = Clock::now();
         const double secs = std::chrono::duration<double>(now - t0).count();
-        if (opts_.max_seconds > 0 && secs > opts_.max_seconds) throw SimError(wall_limit(secs, total));
+        if (opts_.max_seconds > 0 && secs > opts_.max_seconds) throw SimError(wall_limit(secs, total) + printf_note());
         if (opts_.progress && std::chrono::duration<double>(now - last_progress).count() >= opts_.progress_interval_seconds) {
           last_progress = now;
           opts_.progress(LaunchProgress{ctas_done, L_.cfg.grid.count(), (t + q).count(), total, secs});
@@ -103,7 +108,7 @@ class LaunchRun {
         any_work = true;
         next = min(next, p->next_activity());
       }
-      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note());
+      if (any_work && next.is_never()) throw SimError(deadlock() + findings_note() + printf_note());
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
@@ -121,6 +126,13 @@ class LaunchRun {
           r.approx_ops.push_back(names[id]);
           break;
         }
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
+    r.printf_output = std::move(po.text);
+    r.printf_records = po.records;
+    r.printf_dropped = po.dropped;
+    r.printf_fifo_bytes = printf_fifo_capacity(L_);
     return r;
   }
 
@@ -216,6 +228,21 @@ class LaunchRun {
     return s;
   }
 
+  // What the kernel printed before a fatal error (printf debugging is for exactly these runs); the
+  // first 64 KiB in the launch's output order.
+  std::string printf_note() const {
+    std::vector<const PrintfLog*> logs;
+    for (auto& p : parts_) logs.push_back(&p->printf_log());
+    const PrintfOutput po = merge_printf(logs, printf_fifo_capacity(L_));
+    if (po.text.empty()) return "";
+    constexpr size_t kShown = 64 << 10;
+    std::string r = fmt::format("\n  device printf output before the error ({} call{}):\n", po.records,
+                                po.records == 1 ? "" : "s");
+    r += po.text.substr(0, kShown);
+    if (po.text.size() > kShown) r += fmt::format("\n  ... {} more bytes", po.text.size() - kShown);
+    return r;
+  }
+
   std::string where_warps_are() const {
     std::string r;
     size_t shown = 0;
@@ -268,12 +295,16 @@ class LaunchRun {
   }
 
   std::string deadlock() const {
-    std::string r;
-    for (auto& p : parts_) r += p->describe_blocked();
+    std::vector<const Cta*> ctas;
+    for (auto& p : parts_)
+      for (auto& sm : p->sms())
+        for (auto& c : sm->ctas())
+          if (!c->done()) ctas.push_back(c.get());
+    const std::string r = deadlock_report(ctas, L_);
     return fmt::format(
         "kernel {}: deadlock: every remaining warp waits and nothing can wake it: no warp can make progress and no "
         "asynchronous operation is in flight (a barrier that some threads never reach, an mbarrier phase that "
-        "misses arrivals or transaction bytes, a wait on the wrong parity?). Who waits on what:{}",
+        "misses arrivals or transaction bytes, a wait on the wrong parity?).{}",
         L_.kernel, r);
   }
 

@@ -12,8 +12,9 @@
 
 #include "sim/event_queue.h"
 #include "sim/launch_state.h"
-#include "sim/memory/atomic_queue.h"
+#include "sim/memory/rmw_log.h"
 #include "sim/memory/store_overlay.h"
+#include "sim/printf_log.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
 
@@ -39,10 +40,11 @@ class Partition {
   std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
   EventQueue& events() { return events_; }
   StoreOverlay& overlay() { return overlay_; }
-  // Global atomics issued this quantum, applied at its end (sim/memory/atomic_queue.h).
-  AtomicQueue& atomics() { return atomics_; }
+  // Global read-modify-writes (atom/red, bulk reductions) of this quantum, applied at its end
+  // (sim/memory/rmw_log.h).
+  RmwLog& rmw_log() { return rmw_log_; }
   Cycles now() const { return now_; }
-  // The end (exclusive) of the quantum being run: when pending global atomics complete.
+  // The end (exclusive) of the quantum being run: when pending global read-modify-writes complete.
   Cycles quantum_end() const { return quantum_end_; }
 
   // Runs until `end` (exclusive) or the first fault. Safe to call in parallel with other
@@ -53,14 +55,14 @@ class Partition {
   Cycles next_activity() const;
   const std::optional<Fault>& fault() const { return fault_; }
   uint64_t issued() const { return issued_; }
-  void count_fence() { ++fences_; }
   // An .approx instruction (Program::approx_names index) executed here (LaunchResult::approx_ops).
   void note_approx(uint32_t id) {
     if (id >= approx_seen_.size()) approx_seen_.resize(id + 1, 0);
     approx_seen_[id] = 1;
   }
   const std::vector<uint8_t>& approx_seen() const { return approx_seen_; }
-  uint64_t fences() const { return fences_; }
+  // Device printf records of this partition's threads (sim/exec/printf.cc, LaunchResult::printf_output).
+  PrintfLog& printf_log() { return printf_log_; }
   void set_now(Cycles t) { now_ = t; }
   // Text describing every blocked warp (deadlock report).
   std::string describe_blocked() const;
@@ -102,14 +104,14 @@ class Partition {
   std::vector<std::unique_ptr<Sm>> sms_;
   EventQueue events_;
   StoreOverlay overlay_;
-  AtomicQueue atomics_;
+  RmwLog rmw_log_;
   Cycles now_;
   Cycles quantum_end_;
   std::optional<Fault> fault_;
   const Warp* over_limit_ = nullptr;
   uint64_t issued_ = 0;
-  uint64_t fences_ = 0;
   std::vector<uint8_t> approx_seen_;
+  PrintfLog printf_log_;
   FindingLog findings_;
   const Warp* executing_ = nullptr;
   bool perturb_ = false;

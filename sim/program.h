@@ -56,7 +56,6 @@ enum class AddrBase : uint8_t {
 struct ExecOperand {
   Ref ref = 0;              // vector element / base register
   AddrBase base = AddrBase::None;
-  bool is_pred = false;     // vector element that is a predicate
   bool is_sink = false;
   uint8_t reg_bits = 0;     // declared register width (8/16/32/64/128; 1 for .pred)
   int64_t offset = 0;

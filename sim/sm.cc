@@ -3,11 +3,17 @@
 #include "sim/partition.h"
 #include "sim/timing.h"
 #include "sim/units/tensor_core.h"
+#include "sim/units/tma_engine.h"
 
 namespace tcsim::sim {
 
 Sm::Sm(Partition& part, uint32_t id) : part_(&part), id_(id) {}
 Sm::~Sm() = default;
+
+tma::TmaEngine& Sm::tma() {
+  if (!tma_) tma_ = std::make_unique<tma::TmaEngine>(*this);
+  return *tma_;
+}
 
 TensorCore& Sm::tensor_core() {
   if (!tc_) tc_ = std::make_unique<TensorCore>(*this);
@@ -120,8 +126,13 @@ void Sm::retire(std::vector<Cycles>& finished, uint64_t* thread_instructions) {
       std::erase_if(s.warps, [&](Warp* w) { return &w->cta() == &c; });
       s.greedy = 0;
     }
+    if (c.cluster().size() > 1 && c.cluster().any_running()) {
+      c.cluster().detach(c.cluster_rank(), &c);
+      retired_.push_back(std::move(ctas_[i]));
+    }
     ctas_.erase(ctas_.begin() + static_cast<long>(i));
   }
+  std::erase_if(retired_, [](const std::unique_ptr<Cta>& c) { return !c->cluster().any_running(); });
 }
 
 }  // namespace tcsim::sim

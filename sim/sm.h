@@ -14,6 +14,9 @@ namespace tcsim::sim {
 
 class Partition;
 class TensorCore;
+namespace tma {
+class TmaEngine;
+}
 
 class Sm {
  public:
@@ -36,6 +39,8 @@ class Sm {
   // The SM's tensor core and Tensor Memory (sim/units/tensor_core.h), created on first use.
   TensorCore& tensor_core();
   TensorCore* tensor_core_if_used() const { return tc_.get(); }
+  // The SM's TMA / bulk-copy engine (sim/units/tma_engine.h), created on first use.
+  tma::TmaEngine& tma();
 
  private:
   struct Sub {
@@ -50,9 +55,13 @@ class Sm {
   Partition* part_;
   uint32_t id_;
   std::vector<std::unique_ptr<Cta>> ctas_;
+  // Retired CTAs whose cluster still runs: their SM resources are free, their shared memory stays
+  // reachable for late peer accesses (sim/cluster.h, docs/cluster_lifetime.md).
+  std::vector<std::unique_ptr<Cta>> retired_;
   std::array<Sub, 4> subs_;
   uint32_t threads_used_ = 0, smem_used_ = 0;
   std::unique_ptr<TensorCore> tc_;
+  std::unique_ptr<tma::TmaEngine> tma_;
 };
 
 }  // namespace tcsim::sim

@@ -471,7 +471,7 @@ void Warp::do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
     const FunctionLayout& callee = prog_->funcs[callee_idx];
     if (!callee.has_body)
       ctx.fail(lane, fmt::format("call to '{}', which is declared but not defined in this module "
-                                 "(external functions such as vprintf are not supported)",
+                                 "(of the device runtime's functions tcsim provides vprintf only)",
                                  callee.name));
     if (cs.arg_off.size() != callee.param_off.size())
       ctx.fail(lane, fmt::format("call passes {} parameters but '{}' takes {}", cs.arg_off.size(),

@@ -21,7 +21,7 @@
 //                                phase ---^  (XOR)
 //
 // `base` is the descriptor's base offset for MMA reads (tcgen05 §9.7.16.4.1, wgmma
-// §9.7.15.5.1.2.2). Measured on an H200 (wgmma and TMA, tcgen05.md §7.3, tma-mbarrier.md §4.4):
+// §9.7.15.5.1.2.2). Measured on an H200 (wgmma and TMA; docs/smem_layouts.md §5):
 // the phase comes from the absolute address bits and the base offset is *subtracted*; TMA writes
 // always use base 0 (the absolute pattern), whatever dstMem's alignment. The 64B/32B masks and the
 // atom modes follow the same rule by analogy (measured only for 128B).

@@ -20,7 +20,7 @@
 //          interleave 16B / 32B         -> 16 / 32 B, one channel slice per row (UNCONFIRMED
 //                                          beyond PTX's NC/32HWC32 + 32B swizzle example)
 //
-// Measured on an H200 (tma-mbarrier.md §4.4): SWIZZLE_128B data lands at swz(absolute address)
+// Measured on an H200 (docs/smem_layouts.md §5): SWIZZLE_128B data lands at swz(absolute address)
 // for every 128-byte-aligned dstMem; PTX's "base offset" only names where dstMem falls in that
 // absolute pattern.
 #pragma once

@@ -1,7 +1,7 @@
 // Where tcgen05.mma keeps its accumulator D, and reads an A operand, in Tensor Memory:
 // the data-path layouts of PTX ISA §9.7.16.10.5 (layouts A-G; the figures 205-218 are images, so
 // the formulas come from CUTLASS `UMMA::tmem_frg` / `tmem_frg_ws`, mma_traits_sm100_frag.hpp,
-// which run on hardware; tcgen05.md §8).
+// which run on hardware; docs/tensor_memory.md §1).
 //
 // TMEM is 128 lanes x 512 columns of 32 bits (§9.7.16.1); an address is (lane << 16) | column.
 // D is never packed: one element per 32-bit cell, a 16-bit D in the low half (§9.7.16.10.4.1).
@@ -18,7 +18,7 @@
 //  G       32   1          either  yes   h = n/(N/4): (0, m + 32h, C0+n-hN/4)               N/4
 //
 // For cta_group::2, "CTA" is the peer index v = %cluster_ctarank & 1 of the CTA pair; each CTA
-// holds its rows at the same d-tmem address (tcgen05.md §4.1).
+// holds its rows at the same d-tmem address (docs/tensor_memory.md §2).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -8,7 +8,7 @@
 // Thread t (lane of the warp, 0..31), register j, relative to taddr = (L0, C0). The .x1 pattern
 // (PTX figures, images) repeats N times along the columns. Formulas from CUTLASS
 // `Copy_Traits<SM100_TMEM_LOAD_*>` (copy_traits_sm100.hpp, decoded by hand for x1 and x2), and
-// for 16x64b/16x128b/16x256b also TileLang `tcgen05_layout.cc` (tcgen05.md §10):
+// for 16x64b/16x128b/16x256b also TileLang `tcgen05_layout.cc` (docs/tensor_memory.md §3):
 //
 //   shape     regs/thread  max N  lane              32-bit column ("logical", unpacked)
 //   32x32b    N            128    t                 j

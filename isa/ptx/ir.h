@@ -121,7 +121,6 @@ struct Operand {
   std::vector<Operand> elems;
   SourceLoc loc;
 
-  bool is_reg() const { return kind == OperandKind::Reg; }
   bool has_selector() const { return sel_kind != 0; }
   int sel_digit(int i) const { return (sel_digits >> (3 * i)) & 7; }
   const Operand* address_base() const {
@@ -206,8 +205,6 @@ struct Module {
 
   const Function* find_function(std::string_view name) const;
   int32_t function_index(std::string_view name) const;  // -1 if absent
-  // A module-scope variable (.global/.const/.shared/...) by name; -1 if absent.
-  int32_t module_symbol(std::string_view name) const;
   std::string_view file_name(uint32_t file) const;  // "" if unknown
 };
 

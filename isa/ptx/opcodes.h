@@ -58,7 +58,6 @@ struct FamilyInfo {
   bool exists;
 };
 const FamilyInfo& family_info(Family f);
-std::string_view timing_name(Timing t);
 
 // True when `mnemonic` (e.g. "cp.async.bulk") is the mnemonic of at least one row.
 bool is_mnemonic(std::string_view mnemonic);

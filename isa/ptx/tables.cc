@@ -119,14 +119,6 @@ const OpInfo& op_info(Op op) { return kOps[static_cast<int>(op)]; }
 std::span<const OpInfo> all_ops() { return kOps; }
 const FamilyInfo& family_info(Family f) { return kFamilies[static_cast<int>(f)]; }
 
-std::string_view timing_name(Timing t) {
-  constexpr std::string_view n[] = {"Alu",   "IntMul",  "Fp32",           "Fp64",
-                                    "Half",  "Sfu",     "Convert",        "Control",
-                                    "Barrier", "WarpCollective", "Memory", "Atomic",
-                                    "Fence", "AsyncCopy", "Mbarrier", "Tensor", "Misc"};
-  return n[static_cast<int>(t)];
-}
-
 bool is_mnemonic(std::string_view mnemonic) { return mnemonic_map().count(mnemonic) != 0; }
 
 const OpInfo* find_op(std::string_view mnemonic, Type first_type) {
@@ -167,12 +159,6 @@ int32_t Module::function_index(std::string_view name) const {
     decl = static_cast<int32_t>(i);
   }
   return decl;
-}
-
-int32_t Module::module_symbol(std::string_view name) const {
-  for (size_t i = 0; i < symbols.size(); ++i)
-    if (symbols[i].function < 0 && symbols[i].name == name) return static_cast<int32_t>(i);
-  return -1;
 }
 
 std::string_view Module::file_name(uint32_t file) const {

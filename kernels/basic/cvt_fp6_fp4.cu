@@ -13,7 +13,7 @@
 // cvt.rn.satfinite.tf32.f32 (sm_100 only).
 // Specs: cvt_fp6_fp4.json
 //
-// Conversion rules (cuda_fp6.hpp / cuda_fp4.hpp / cuda_fp8.hpp, CUDA 13.0; ref/numerics.md 3.4):
+// Conversion rules (cuda_fp6.hpp / cuda_fp4.hpp / cuda_fp8.hpp, CUDA 13.0; docs/mma_numerics.md §5):
 // fp6/fp4 always saturate to +-maxnorm, NaN -> +maxnorm; ue8m0 rz takes the exponent, rp rounds
 // up when any mantissa bit is set; NOSAT overflow -> 0xFF (NaN).
 

@@ -4,7 +4,7 @@ Floating point is exact: operands are decoded to fractions.Fraction, the exact r
 once by refcore.encode. Special values follow IEEE 754 with the GPU's choices, each marked where
 it is an assumption rather than a PTX ISA statement:
   * every NaN result is the canonical NaN of the format: f32 0x7FFFFFFF, f16/bf16 0x7FFF
-    (ref/numerics.md, MED confidence), f64 0x7FFFFFFFFFFFFFFF (ASSUMED by analogy);
+    (docs/mma_numerics.md §3; MMA-Sim, MED confidence), f64 0x7FFFFFFFFFFFFFFF (ASSUMED by analogy);
   * .ftz flushes subnormal inputs and subnormal (after rounding) results to a zero of the same
     sign (PTX ISA "Floating point instructions"; result-side rule ASSUMED after rounding);
   * min/max: NaN operands are ignored unless both are NaN (then canonical NaN); .NaN returns the

@@ -8,7 +8,7 @@
 // Spec: elect_sync.json (1 CTA, 2 warps).
 //
 // PTX leaves *which* lane is elected unspecified; tcsim models the lowest active lane of the mask
-// (shared/ref/tma-mbarrier.md §6, UNCONFIRMED). The outputs below are what that model predicts;
+// (docs/tma_and_mbarrier.md §5, UNCONFIRMED). The outputs below are what that model predicts;
 // the H200 run decides. out[w][k][lane], k:
 //   0: (leader << 8) | pred, full mask                 -> leader 0, pred = (lane == 0)
 //   1: the same with mask 0xF0F0F0F0, run by those lanes only (others keep 0xFFFFFFFF)

@@ -7,7 +7,7 @@
     size (buffer 8, tensor map 128, scalars their size);
   * tensor maps: rank 2, box <= 256 per dimension, inner box bytes a multiple of 16 and at most the
     swizzle span, strides multiples of 16, the map inside its buffer (cuTensorMapEncodeTiled rules,
-    shared/ref/tma-mbarrier.md §3.2);
+    docs/tma_and_mbarrier.md §1);
   * block <= 1024 threads, the grid a multiple of the cluster, cluster <= 8 CTAs, dynamic shared
     memory <= 227 KB (232448 bytes, the H200 opt-in maximum);
   * the kernel-family rules the generators promise: single-instruction wgmma/mma specs have the

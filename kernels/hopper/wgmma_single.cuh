@@ -15,7 +15,7 @@
 //     wgmma ignores it (scale-d false, §9.7.15.5.2), so D must not depend on C.
 //   * D is stored row-major from the fragment: accumulator pair p of thread t (warp w = t/32,
 //     g = lane/4, q = lane%4) holds D[16w + g + 8(p&1)][8(p>>1) + 2q + {0,1}] (§9.7.15.5.1.1,
-//     wgmma-mma.md §1.5); f32/s32 D: registers 2p, 2p+1; f16 D: register p (.f16x2, low half first).
+//     docs/mma_fragments.md §2); f32/s32 D: registers 2p, 2p+1; f16 D: register p (.f16x2, low half first).
 //
 // Arguments: A, B, C, D (device pointers), layout_a, layout_b (LayoutArg words), flags, ksteps:
 //   flags bit 0 scale-d of the first wgmma (later ones always accumulate)

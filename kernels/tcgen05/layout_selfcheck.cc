@@ -1,6 +1,6 @@
 // Host check of umma_layout.h, the layout code the tcgen05 kernels place their operands with.
 // Three independent truths:
-//  1. worked encodings (../shared/ref/tcgen05.md §17: descriptor S1-S4 and idesc E1-E5, each
+//  1. worked encodings (docs/smem_layouts.md §7: descriptor S1-S4 and idesc E1-E5, each
 //     recomputed there by hand from the PTX field tables);
 //  2. a second, independent reading of every descriptor the kernels build: decode the 64-bit
 //     descriptor's fields and compute each element's address with the §9.7.16.3 canonical-layout
@@ -34,7 +34,7 @@ void expect_eq(uint64_t got, uint64_t want, const char* what) {
   }
 }
 
-// Worked encodings of ref/tcgen05.md §17.
+// Worked encodings of docs/smem_layouts.md §7.
 void check_worked_encodings() {
   using namespace tck;
   // S1: K-major SW128 bf16 tile 128 x 64 at 0x400: SBO 1024, LBO "1", layout 2.
@@ -60,7 +60,7 @@ void check_worked_encodings() {
 
 // The reader: from the descriptor bits alone (plus major-ness and element size, which come from
 // the instruction descriptor), the byte address of element (r, k) of one MMA's operand, per the
-// canonical layouts of §9.7.16.3 (ref/tcgen05.md §7.1/§7.3). Written from the formulas, not from
+// canonical layouts of §9.7.16.3 (docs/smem_layouts.md §2, §4). Written from the formulas, not from
 // the placement code.
 uint32_t read_addr(uint64_t desc, bool mn_major, uint32_t ebytes, uint32_t r, uint32_t k) {
   const uint32_t start = static_cast<uint32_t>(desc & 0x3FFF) << 4;

@@ -101,7 +101,7 @@ __device__ __forceinline__ void store_d(uint8_t* d, uint32_t dbytes, uint32_t la
 }
 
 // Warp w reads its lane quarter [32w, 32w+32) (§9.7.16.8.1) of D's columns in chunks of 8.
-// Register maps per shape (t = lane id in the warp, j = register): ../shared/ref/tcgen05.md §10.
+// Register maps per shape (t = lane id in the warp, j = register): docs/tensor_memory.md §3.
 __device__ void read_d(uint32_t tbase, uint32_t layout, uint32_t n, uint32_t v, uint32_t shape,
                        bool pack16, uint32_t dbytes, uint8_t* d) {
   const uint32_t w = threadIdx.x / 32u, t = threadIdx.x % 32u;

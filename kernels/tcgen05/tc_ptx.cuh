@@ -1,6 +1,6 @@
 // Thin inline-PTX wrappers for the instructions the tcgen05 corpus uses: one function per PTX form,
-// each headed by its syntax and PTX ISA section (9.2 numbering, ../shared/ref/tcgen05.md and
-// tma-mbarrier.md). Inline PTX rather than a library so the generated PTX shows exactly the
+// each headed by its syntax and PTX ISA section (9.2 numbering; docs/tensor_memory.md and
+// docs/tma_and_mbarrier.md). Inline PTX rather than a library so the generated PTX shows exactly the
 // instruction forms tcsim must execute. Device-only; sm_100a.
 #pragma once
 
@@ -194,7 +194,7 @@ __device__ __forceinline__ void tc_commit_multicast(uint32_t bar, uint16_t cta_m
 // tcgen05.ld / tcgen05.st (§9.7.16.8.3-5). Each load is issued together with tcgen05.wait::ld in
 // one asm statement, so no compiler scheduling can read the destination registers before the
 // wait (§9.7.16.8.5). Every wrapper covers 8 TMEM columns (4 with .pack::16b, see below).
-// Thread/register -> (lane, column) maps: ../shared/ref/tcgen05.md §10 (and README.md here).
+// Thread/register -> (lane, column) maps: docs/tensor_memory.md §3 (and README.md here).
 
 #define TCK_R4(r) "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
 #define TCK_R8(r) TCK_R4(r), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])

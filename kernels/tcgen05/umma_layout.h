@@ -1,5 +1,5 @@
 // Canonical shared-memory operand layouts, descriptors and TMEM data-path maps for tcgen05.mma,
-// written from the PTX ISA rules (9.2 numbering; ../shared/ref/tcgen05.md §5-§8 paraphrase them):
+// written from the PTX ISA rules (9.2 numbering; docs/smem_layouts.md and docs/tensor_memory.md §1 paraphrase them):
 //   §9.7.16.3   canonical layouts (K-major / MN-major, swizzle none/32B/64B/128B/128B-base-32B)
 //   §9.7.16.4.1 shared-memory matrix descriptor (Table 40)
 //   §9.7.16.4.2 instruction descriptor, kinds f16/tf32/f8f6f4/i8 (Table 42)
@@ -192,7 +192,7 @@ TCK_HD uint32_t make_idesc(uint32_t m, uint32_t n, uint32_t dtype, uint32_t atyp
 
 // ------------------------------------------------------------------------------------------------
 // Data-path layouts of D in tensor memory (§9.7.16.10.5; the figures are images, these formulas
-// follow CUTLASS UMMA::tmem_frg / tmem_frg_ws, which run on hardware; ref/tcgen05.md §8).
+// follow CUTLASS UMMA::tmem_frg / tmem_frg_ws, which run on hardware; docs/tensor_memory.md §1).
 enum DLayout : uint32_t {
   kDLayoutA = 0,  // M=256, cta_group::2: CTA v holds rows 128v.. at lanes 0..127
   kDLayoutB = 1,  // M=128, cta_group::2 (2x2): CTA v rows 64v..; lanes 64.. hold columns N/2..
@@ -264,7 +264,7 @@ TCK_HD bool a_row_of_lane(uint32_t layout, uint32_t v, uint32_t lane, uint32_t* 
 // ------------------------------------------------------------------------------------------------
 // tcgen05.ld register maps (§9.7.16.8.3, Figures of the 32x32b/16x64b/16x128b/16x256b/16x32bx2
 // shapes are images; these are CUTLASS Copy_Traits<SM100_TMEM_LOAD_*> decoded, confirmed for the
-// 16x* shapes by TileLang; ref/tcgen05.md §10). For thread t of the warp and register j of the
+// 16x* shapes by TileLang; docs/tensor_memory.md §3). For thread t of the warp and register j of the
 // shapes the kernels use (8 columns per instruction), the (lane, column) offset from taddr.
 enum : uint32_t { kLd32x32b = 0, kLd16x64b = 1, kLd16x128b = 2, kLd16x256b = 3, kLd16x32bx2 = 4 };
 

@@ -3,7 +3,7 @@
 // cuda::ptx wrappers). Only what CCCL 3.0's cuda::ptx has no wrapper for is inline PTX here:
 // elect.sync, mapa, mbarrier.complete_tx, mbarrier.arrive_drop, cp.async.bulk.prefetch.
 //
-// PTX ISA references (9.x numbering, see shared/ref/tma-mbarrier.md):
+// PTX ISA references (9.x numbering, see docs/tma_and_mbarrier.md §6):
 //   elect.sync                      §9.7.13.14
 //   mapa                            §9.7.9.23
 //   barrier.cluster                 §9.7.13.3
@@ -26,7 +26,7 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
 
 // Round a generic pointer into dynamic shared memory up to `align` bytes (a power of two). The
 // swizzle patterns repeat every 1024/512/256 bytes of the *absolute* shared address
-// (tma-mbarrier.md §4.4), so kernels put swizzled tiles on a 1024-byte boundary themselves instead
+// (docs/smem_layouts.md §5), so kernels put swizzled tiles on a 1024-byte boundary themselves instead
 // of trusting where the dynamic window starts.
 template <class T = uint8_t>
 __device__ __forceinline__ T* align_smem(void* p, uint32_t align) {

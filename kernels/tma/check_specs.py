@@ -9,7 +9,7 @@
    dtypes and shapes, init forms, tensor maps inside their buffers, outputs are buffers, the
    cluster divides the grid, block and dynamic shared memory within the sm_90 limits.
 4. Each tensor map of a launchable spec is valid under cuTensorMapEncodeTiled's documented rules
-   (shared/ref/tma-mbarrier.md §3.2, transcribed in tensor_map_verdict below); a spec whose map uses
+   (docs/tma_and_mbarrier.md §1, transcribed in tensor_map_verdict below); a spec whose map uses
    a 128B_ATOM swizzle (rejected by the H200's driver, README.md "Facts settled on the H200") runs
    on sm_100a, every other on sm_90a.
 5. facts/tensor_map_edges.json: every "_expect" verdict other than FACT is what tensor_map_verdict
@@ -40,7 +40,7 @@ MAX_DYN_SMEM_SM90 = 227 * 1024
 
 def tensor_map_verdict(t, address_mod=0):
     """(ok, reason) under the documented cuTensorMapEncodeTiled rules (cuda.h 13.0 doc comment,
-    shared/ref/tma-mbarrier.md §3.2). address_mod: the global address modulo 256 (buffers are
+    docs/tma_and_mbarrier.md §1). address_mod: the global address modulo 256 (buffers are
     256-byte aligned, so this is offset_bytes % 256)."""
     dt = t["dtype"]
     dims, box = t["global_dims"], t["box_dims"]

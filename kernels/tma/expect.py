@@ -4,7 +4,7 @@
 An independent model, written from the PTX ISA and the kernels' own headers, of what each golden
 kernel of kernels/tma and kernels/cluster must output. It shares no code with tcsim: it rebuilds
 the inputs with the launch spec's documented generator (docs/launch_spec.md "Initialisation") and
-applies the TMA layout model of shared/ref/tma-mbarrier.md §3.1/§4.4 (box rows dimension 0
+applies the TMA layout model of docs/tma_and_mbarrier.md §2 (box rows dimension 0
 fastest, swizzle XOR on the absolute shared address) with the facts the H200 settled (FACTS below,
 README.md "Facts settled on the H200": rows narrower than the swizzle span padded to it, the OOB
 NaN pattern, TMA stores in 16-byte granules, pending_count, ...).

@@ -472,7 +472,7 @@ def footprint_specs():
 
 def tensor_map_edges():
     """One spec whose tensor maps are the edge cases of cuTensorMapEncodeTiled's rules, each with the
-    verdict our reading of the driver documentation (shared/ref/tma-mbarrier.md §3.2) predicts.
+    verdict our reading of the driver documentation (docs/tma_and_mbarrier.md §1) predicts.
     Run with `tcsim-hw check-tensor-map` on the H200, and with tcsim's validation; compare."""
     maps = {}
     expect = {}

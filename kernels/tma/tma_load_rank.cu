@@ -12,7 +12,7 @@
 // into dynamic shared memory (1024-byte aligned), waits on its mbarrier, and copies the
 // `box_bytes` bytes of the shared image to out + linear_cta * box_bytes. With interleave NONE the
 // shared image is the box, densely packed, dimension 0 fastest, E_d = ceil(box[d]/elementStride[d])
-// elements along dimension d (tma-mbarrier.md §3.1), so out holds exactly those elements.
+// elements along dimension d (docs/tma_and_mbarrier.md §2), so out holds exactly those elements.
 #include "async_util.cuh"
 
 namespace {

@@ -28,7 +28,7 @@ constexpr uint32_t kRows = 32, kRowBytes = 128;
 constexpr uint32_t kTileBytes = kRows * kRowBytes;  // 4096: four 1024-byte swizzle repeats
 
 // SWIZZLE_128B on an offset from a 1024-aligned base: 16-byte chunk c of 128-byte line r is stored
-// at chunk c ^ (r % 8) (PTX ISA §5.5.7; shared/ref/tma-mbarrier.md §4.4).
+// at chunk c ^ (r % 8) (PTX ISA §5.5.7; docs/smem_layouts.md §5).
 __device__ __forceinline__ uint32_t swizzle128(uint32_t off) { return off ^ (((off >> 7) & 7u) << 4); }
 
 }  // namespace

@@ -40,7 +40,7 @@ const FormatSpec& format_spec(DType t);  // throws std::invalid_argument for int
 
 // An exactly decoded value: (-1)^neg * sig * 2^(exp - frac_bits), with exp the unbiased exponent
 // (clamped to emin for subnormals, so products can be formed without renormalising, as the tensor
-// core does — ref/numerics.md §2.2) and sig the integer significand including the hidden bit.
+// core does — docs/mma_numerics.md §1) and sig the integer significand including the hidden bit.
 struct Unpacked {
   FpClass cls;
   bool neg;

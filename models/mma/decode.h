@@ -2,7 +2,7 @@
 // integer significand), exactly as models/formats' unpack() defines it, but table-driven for the
 // narrow formats (one 256-entry table per format) and branch-light for the IEEE-style ones, so a
 // tile of operands decodes in a few cycles per element. The zero-operand rule of the datapath
-// (ref/numerics.md §2.3, probe Q20) is folded into the exponent a zero gets here, so the
+// (docs/mma_numerics.md §3, probe Q20) is folded into the exponent a zero gets here, so the
 // accumulation loop needs no special case for zeros. Std-only (nvcc compiles it).
 #pragma once
 #include <array>

@@ -15,7 +15,7 @@ constexpr int kMaxUnits = 256;  // mxf4 kinds: K / bs_unit terms at most
 int imax(int a, int b) { return a > b ? a : b; }
 
 // Aligns one term (value sig * 2^(exp - frac), sig >= 0) to units of 2^(maxE - nfrac), truncating
-// toward zero (the magnitude loses its low bits; no sticky): ref/numerics.md §2.3.
+// toward zero (the magnitude loses its low bits; no sticky): docs/mma_numerics.md §1.
 int64_t align(int64_t sig, int exp, int frac, int max_e, int nfrac) {
   const int sh = nfrac - frac - (max_e - exp);
   if (sh >= 0) return sig << sh;
@@ -210,7 +210,7 @@ void DotEngine::decode_vec(const uint32_t* codes, const uint8_t* scales, const D
       buf.usig[ob + b] = se.sig;
       if (s_.kind == MmaKind::MXF8F6F4) {
         // UE8M0 has significand 1: the scale is an exact exponent added to each product's
-        // nominal exponent before alignment (ref/numerics.md §2.5, MMA-Sim).
+        // nominal exponent before alignment (docs/mma_numerics.md §2, MMA-Sim).
         for (int i = b * s_.scale_block; i < (b + 1) * s_.scale_block; ++i)
           if (exp[i] != kSkipExp) exp[i] += se.exp;
       }
@@ -249,7 +249,7 @@ uint32_t DotEngine::special_or_zero(bool nan, bool pinf, bool ninf) const {
   return r;
 }
 
-// Special-value pre-pass (ref/numerics.md §2.6): any NaN, 0*Inf, or +Inf with -Inf -> NaN;
+// Special-value pre-pass (docs/mma_numerics.md §3): any NaN, 0*Inf, or +Inf with -Inf -> NaN;
 // otherwise an infinite product or C gives that infinity. Returns false when nothing is special.
 [[gnu::noinline]] bool DotEngine::group_special(const Vec& a, const Vec& b, int k0, int k1,
                                                 const Elem& ce, uint32_t* out) const {
@@ -344,7 +344,7 @@ uint32_t DotEngine::dot_int(const Vec& a, const Vec& b, uint32_t c) const {
 }
 
 uint32_t DotEngine::dot_block4(const Vec& a, const Vec& b, uint32_t c) const {
-  // mxf4 / mxf4nvf4 (ref/numerics.md §2.5, MMA-Sim nv_fused_dot_add_with_block_scale): the exact
+  // mxf4 / mxf4nvf4 (docs/mma_numerics.md §2, MMA-Sim nv_fused_dot_add_with_block_scale): the exact
   // sum of each unit of bs_unit products, times the two scale significands, is one term with the
   // nominal exponent E_sA + E_sB; C is a term as usual; window bs_nfrac below the max.
   const Elem ce = decode_c(c, true);

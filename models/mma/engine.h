@@ -1,6 +1,6 @@
 // The MMA fast path: bit-exact tensor-core dot products for the simulator's tensor-core units.
 //
-// One generic engine (ref/numerics.md §2) driven by a DotShape (a parameter row's Numerics plus
+// One generic engine (docs/mma_numerics.md) driven by a DotShape (a parameter row's Numerics plus
 // the instruction's kind, types, K and modifiers):
 //   1. decode: A/B/C/scale codes -> (class, sign, nominal exponent, integer significand);
 //      tf32 low 13 bits ignored; negate bits flip signs; zero rule folded into the exponent;

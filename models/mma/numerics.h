@@ -1,4 +1,4 @@
-// The arithmetic parameters of one tensor-core datapath (ref/numerics.md §2.1).
+// The arithmetic parameters of one tensor-core datapath (sources: docs/mma_numerics.md).
 //
 // Every NVIDIA MMA studied so far (Volta .. Blackwell; Fasi et al. 2021, Khattak & Mikaitis 2025
 // "KM", MMA-Sim 2025) is a *block fused dot-product-add*: exact products (not renormalised), C as
@@ -73,7 +73,7 @@ struct Numerics {
   ZeroSign zero_sign = ZeroSign::Positive;
   uint32_t nan_f32 = 0x7fffffffu;    // canonical NaN written for an f32 D (MMA-Sim, B200 words)
   uint16_t nan_f16 = 0x7fff;         // canonical NaN written for an f16 D (B200 word, f16 D)
-  // Block-scaled kinds with K=64 (mxf4, mxf4nvf4), ref/numerics.md §2.5:
+  // Block-scaled kinds with K=64 (mxf4, mxf4nvf4), docs/mma_numerics.md §2:
   int bs_unit = 16;                  // products summed exactly before truncation (MMA-Sim 16;
                                      // sf-tensor describes 4 for the UE4M3 path)
   int bs_nfrac = 35;                 // fraction bits kept below the max scale exponent

@@ -10,7 +10,7 @@ namespace tcsim::models::mma::oracle {
 namespace {
 
 // One decoded operand: class, signed exact value and its nominal exponent (the exponent field,
-// clamped to emin for subnormals; ref/numerics.md §2.2).
+// clamped to emin for subnormals; docs/mma_numerics.md §1).
 struct Val {
   FpClass cls = FpClass::Zero;
   bool neg = false;
@@ -84,7 +84,7 @@ uint32_t encode_special(const DotShape& s, Special sp) {
   return 0;
 }
 
-// Accumulates the special-value outcome (ref/numerics.md §2.6).
+// Accumulates the special-value outcome (docs/mma_numerics.md §3).
 struct SpecialState {
   bool nan = false, pinf = false, ninf = false;
   void product(const Val& a, const Val& b) {
@@ -325,15 +325,6 @@ uint32_t round_dyadic(const Dyadic& v, int frac, int mant_bits, int exp_bits, in
     return sign | (static_cast<uint32_t>(eq + bias) << mant_bits) |
            ((mm & ((1u << frac) - 1)) << (mant_bits - frac));
   return sign | (mm << (mant_bits - frac));
-}
-
-ExactValue value_of_output(DType dtype, uint32_t word) {
-  ExactValue r;
-  const Val v = decode(dtype, word, false);
-  if (v.cls == FpClass::NaN) r.special = Special::NaN;
-  else if (v.cls == FpClass::Inf) r.special = v.neg ? Special::NegInf : Special::PosInf;
-  else r.value = v.v;
-  return r;
 }
 
 ExactValue exact(const DotShape& s, const Inputs& in) {

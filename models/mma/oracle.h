@@ -54,7 +54,4 @@ uint32_t model(const DotShape& s, const Inputs& in, std::vector<std::string>* tr
 // f16: 10), emin/emax/bias of the stored format; overflow gives Inf for RZ and RN alike.
 uint32_t round_dyadic(const Dyadic& v, int frac, int mant_bits, int exp_bits, int bias, Round mode);
 
-// The value of a D word (f32 bits / f16 code) as an ExactValue.
-ExactValue value_of_output(DType dtype, uint32_t word);
-
 }  // namespace tcsim::models::mma::oracle

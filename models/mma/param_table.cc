@@ -10,7 +10,7 @@ namespace {
 using D = DType;
 using K = MmaKind;
 
-// Datapath presets (ref/numerics.md §1.2). The zero-operand rule, the C=0 rule and the exponent
+// Datapath presets (docs/mma_numerics.md §2). The zero-operand rule, the C=0 rule and the exponent
 // floor default to sf-tensor's hardware-fitted tcgen05 model (zero products and a zero C take
 // no part in maxE, no floor), which also reproduces all 60 B200 words; on sm_90a they are
 // assumed to match until probes Q1/Q2/Q20 run (kernels/probes/).

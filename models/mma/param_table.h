@@ -18,7 +18,7 @@ using isa::Arch;
 
 // The instruction families that reach a tensor core (PTX ISA §9.7.14 mma, §9.7.15 wgmma,
 // §9.7.16 tcgen05). The path matters: Ampere mma k16 is 2 x 8 but Hopper's is 16; Hopper wgmma
-// fp8 keeps 13 bits; B200's legacy mma fp8 is not tcgen05 (ref/numerics.md §2.8).
+// fp8 keeps 13 bits; B200's legacy mma fp8 is not tcgen05 (docs/mma_numerics.md §2).
 enum class Path : uint8_t { MmaSync, Wgmma, Tcgen05 };
 std::string_view path_name(Path p);
 std::optional<Path> parse_path(std::string_view s);

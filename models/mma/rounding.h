@@ -1,4 +1,4 @@
-// The one final rounding of a fused dot product (ref/numerics.md §2.4), and the wide fixed-point
+// The one final rounding of a fused dot product (docs/mma_numerics.md §1, §3), and the wide fixed-point
 // accumulator of the exact-sum datapath. Std-only (nvcc compiles it).
 #pragma once
 #include <cstdint>
@@ -8,7 +8,7 @@
 namespace tcsim::models::mma {
 
 // An output format: IEEE binary layout, possibly keeping fewer fraction bits than it stores
-// (Hopper fp8 -> f32 keeps 13 of fp32's 23: "e8m13", ref/numerics.md §1.4).
+// (Hopper fp8 -> f32 keeps 13 of fp32's 23: "e8m13", docs/mma_numerics.md §4).
 struct OutFormat {
   int frac;       // fraction bits kept
   int mant_bits;  // fraction bits stored
@@ -27,7 +27,7 @@ constexpr OutFormat out_f32(int frac) { return {frac, 23, 8, 127}; }
 // (nearest-even; `sticky` says nonzero bits lie below mag, i.e. the value is slightly larger).
 // Subnormals are produced at the format's fixed quantum 2^(emin - frac); a rounded exponent
 // above emax gives +-Inf in both modes (KM ExceptionalCasesTest: 2^127 + 2^127 -> Inf even with
-// RZ; ref/numerics.md §1.3). A result that rounds to zero has magnitude bits 0 and keeps `neg`.
+// RZ; docs/mma_numerics.md §3). A result that rounds to zero has magnitude bits 0 and keeps `neg`.
 inline uint32_t round_finite(bool neg, uint64_t mag, int lsb_exp, bool sticky,
                              const OutFormat& f, Round mode);
 

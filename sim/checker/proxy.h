@@ -1,7 +1,7 @@
 // The proxy checker: shared memory touched by both the generic proxy (ld/st/atom of threads) and
 // the async proxy (TMA and bulk copies, wgmma, tcgen05.mma/.cp) needs ordering that plain program
 // order does not give (PTX ISA §8.6 "Proxies", §9.7.9.25.2 "async proxy", §9.7.13.4 fence.proxy;
-// shared/ref/tma-mbarrier.md §2 and §7 rules 9, 10, 12):
+// docs/tma_and_mbarrier.md §3):
 //
 //   generic write  -> async-proxy read   needs a fence.proxy.async (.shared::cta/.shared::cluster or
 //                                         no state space) after the write, by the writing thread (the

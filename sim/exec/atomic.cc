@@ -10,7 +10,7 @@
 //   .space = { .global, .shared{::cta, ::cluster} } or generic; .sem = { .relaxed, .acquire,
 //   .release, .acq_rel }; .scope = { .cta, .cluster, .gpu, .sys }; vector .op = { .add, .min, .max }
 // The legal (op, type) pairs are those ptxas 13.0 accepts for sm_90a and sm_100a (kLegal below);
-// the arithmetic is sim/exec/atomic_alu.h.
+// the arithmetic is the element RMW ALU (sim/memory/rmw.h).
 //
 // Where an atomic takes effect:
 //  - shared memory (.shared, .shared::cta, generic addresses in the shared window): at once, lane
@@ -19,7 +19,7 @@
 //    distributed shared memory plugs in (a cluster's CTAs share one partition, so applying at
 //    once stays deterministic).
 //  - global memory: checked now, applied at the quantum boundary in (cycle, SM, CTA, warp, lane)
-//    order, the issuing thread group sleeping until then (sim/memory/atomic_queue.h says why).
+//    order, the issuing thread group sleeping until then (sim/memory/rmw_log.h says why).
 //    This holds for red as well: a thread's later load or store of the same address must observe
 //    its reduction (coherence, PTX ISA §8), and a barrier after it must find it performed.
 // Scopes and semantics are accepted and honoured trivially: every atomic is performed at one point
@@ -27,16 +27,16 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
-#include "sim/exec/atomic_alu.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
-#include "sim/memory/atomic_queue.h"
+#include "sim/memory/rmw.h"
+#include "sim/memory/rmw_log.h"
 
 namespace tcsim::sim {
 namespace {
 
-using atomic::AOp;
-using atomic::AType;
+using AOp = rmw::Op;
+using AType = rmw::Type;
 using isa::ptx::Mod;
 using isa::ptx::OperandKind;
 using isa::ptx::Space;
@@ -95,8 +95,8 @@ inline void sleep_until_boundary(ExecCtx& c) {
   c.target = static_cast<uint32_t>((c.part->quantum_end() - c.now).count());
 }
 
-inline PendingAtomic record(ExecCtx& c, const ExecInstr& in, int lane, uint64_t addr, AtomicApplyFn fn) {
-  PendingAtomic r;
+inline RmwRecord record(ExecCtx& c, const ExecInstr& in, int lane, uint64_t addr, RmwApplyFn fn) {
+  RmwRecord r;
   r.cycle = c.now.count();
   r.sm = c.sm->id();
   r.cta = c.cta->linear_id();
@@ -116,19 +116,19 @@ inline PendingAtomic record(ExecCtx& c, const ExecInstr& in, int lane, uint64_t 
 // Global-memory application at the quantum boundary: f32 .add flushes subnormals there
 // (§9.7.13.5 "atom.add.f32 on global memory flushes subnormal inputs and results").
 template <AOp Op, AType T>
-void apply_scalar(GlobalMemory& gm, const PendingAtomic& r) {
-  constexpr uint32_t N = atomic::type_bytes(T);
+void apply_scalar(GlobalMemory& gm, const RmwRecord& r) {
+  constexpr uint32_t N = rmw::type_bytes(T);
   uint8_t* p = gm.host(r.addr);
   uint64_t old = 0;
   std::memcpy(&old, p, N);
-  const uint64_t v = atomic::alu<Op, T, true>(old, r.b[0], r.c[0]);
+  const uint64_t v = rmw::alu<Op, T, true>(old, r.b[0], r.c[0]);
   std::memcpy(p, &v, N);
   r.w->regs()[uint64_t{r.in->o[0]} * 32 + r.lane] = old;
 }
 
 template <AOp Op, AType T, Space S>
 void exec_scalar(ExecCtx& c, const ExecInstr& in) {
-  constexpr uint32_t N = atomic::type_bytes(T);
+  constexpr uint32_t N = rmw::type_bytes(T);
   const ExecOperand& a = c.op(in, 0);
   uint64_t* d = c.dst(in.o[0]);
   const uint64_t* b = c.src(in.o[1]);
@@ -142,14 +142,14 @@ void exec_scalar(ExecCtx& c, const ExecInstr& in) {
     if (p) {
       uint64_t old = 0;
       std::memcpy(&old, p, N);
-      const uint64_t v = atomic::alu<Op, T, false>(old, b[lane], cv[lane]);
+      const uint64_t v = rmw::alu<Op, T, false>(old, b[lane], cv[lane]);
       std::memcpy(p, &v, N);
       d[lane] = old;
     } else {
-      PendingAtomic r = record(c, in, lane, addr, &apply_scalar<Op, T>);
+      RmwRecord r = record(c, in, lane, addr, &apply_scalar<Op, T>);
       r.b[0] = b[lane];
       r.c[0] = cv[lane];
-      c.part->atomics().push(r);
+      c.part->rmw_log().push(r);
       deferred = true;
     }
   });
@@ -165,7 +165,7 @@ inline void rmw128(uint8_t* p, bool cas, const uint64_t b[2], const uint64_t cv[
   else if (old[0] == b[0] && old[1] == b[1]) std::memcpy(p, cv, 16);
 }
 
-void apply_b128(GlobalMemory& gm, const PendingAtomic& r) {
+void apply_b128(GlobalMemory& gm, const RmwRecord& r) {
   uint64_t old[2];
   rmw128(gm.host(r.addr), (r.in->aux >> 12 & 1) != 0, r.b, r.c, old);
   uint64_t* regs = r.w->regs();
@@ -196,9 +196,9 @@ void exec_b128(ExecCtx& c, const ExecInstr& in) {
       c.dst(in.o[0])[lane] = old[0];
       if (in.o[0] != kSinkSlot) c.dst(in.o[0] + 1)[lane] = old[1];
     } else {
-      PendingAtomic r = record(c, in, lane, addr, &apply_b128);
+      RmwRecord r = record(c, in, lane, addr, &apply_b128);
       r.b[0] = bv[0], r.b[1] = bv[1], r.c[0] = cv[0], r.c[1] = cv[1];
-      c.part->atomics().push(r);
+      c.part->rmw_log().push(r);
       deferred = true;
     }
   });
@@ -222,9 +222,9 @@ struct VecForm {
   }
 };
 
-void apply_vector(GlobalMemory& gm, const PendingAtomic& r) {
+void apply_vector(GlobalMemory& gm, const RmwRecord& r) {
   const VecForm f = VecForm::of(*r.in);
-  const uint32_t e = atomic::type_bytes(f.type);
+  const uint32_t e = rmw::type_bytes(f.type);
   const uint64_t emask = e >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * e)) - 1;
   uint8_t* p = gm.host(r.addr);
   for (uint32_t k = 0; k < f.n; ++k) {
@@ -232,7 +232,7 @@ void apply_vector(GlobalMemory& gm, const PendingAtomic& r) {
     const uint64_t bk = (bit < 64 ? r.b[0] >> bit : r.b[1] >> (bit - 64)) & emask;
     uint64_t old = 0;
     std::memcpy(&old, p + k * e, e);
-    const uint64_t v = atomic::alu(f.op, f.type, /*ftz=*/true, old, bk, 0);
+    const uint64_t v = rmw::alu(f.op, f.type, /*ftz=*/true, old, bk, 0);
     std::memcpy(p + k * e, &v, e);
     if (!f.red) r.w->regs()[uint64_t{r.ops[1 + k].ref} * 32 + r.lane] = old;
   }
@@ -241,7 +241,7 @@ void apply_vector(GlobalMemory& gm, const PendingAtomic& r) {
 template <Space S>
 void exec_vector(ExecCtx& c, const ExecInstr& in) {
   const VecForm f = VecForm::of(in);
-  const uint32_t e = atomic::type_bytes(f.type);
+  const uint32_t e = rmw::type_bytes(f.type);
   const ExecOperand& a = c.op(in, 0);
   const ExecOperand* src = &c.op(in, f.red ? 1 : 1 + f.n);
   mem::GlobalCache gc;
@@ -249,7 +249,7 @@ void exec_vector(ExecCtx& c, const ExecInstr& in) {
     uint64_t addr = mem::lane_address(c, a, lane);
     Where where;
     locate<S>(c, lane, addr, e * f.n, where, gc, /*global_only=*/true);
-    PendingAtomic r = record(c, in, lane, addr, &apply_vector);
+    RmwRecord r = record(c, in, lane, addr, &apply_vector);
     for (uint32_t k = 0; k < f.n; ++k) {
       const uint64_t emask = (uint64_t{1} << (8 * e)) - 1;
       const uint64_t v = c.src(src[k].ref)[lane] & emask;
@@ -257,7 +257,7 @@ void exec_vector(ExecCtx& c, const ExecInstr& in) {
       if (bit < 64) r.b[0] |= v << bit;
       else r.b[1] |= v << (bit - 64);
     }
-    c.part->atomics().push(r);
+    c.part->rmw_log().push(r);
   });
   sleep_until_boundary(c);
 }
@@ -309,7 +309,7 @@ std::string legal_types(AOp op, bool red) {
   std::string r;
   for (const Legal& l : kLegal)
     if (l.op == op && !(red && l.type == AType::B128))
-      r += fmt::format("{}.{}{}", r.empty() ? "" : " ", is_half(l.type) ? "noftz." : "", atomic::type_name(l.type));
+      r += fmt::format("{}.{}{}", r.empty() ? "" : " ", is_half(l.type) ? "noftz." : "", rmw::type_name(l.type));
   return r;
 }
 
@@ -345,27 +345,14 @@ template <Space S> struct PickVector { static ExecFn get() { return &exec_vector
 
 // The reduction operator: exactly one of the op modifiers.
 AOp op_of(BindCtx& b, bool red) {
-  struct M {
-    Mod mod;
-    AOp op;
-  };
-  static constexpr M kOps[] = {{Mod::and_, AOp::And}, {Mod::or_, AOp::Or},   {Mod::xor_, AOp::Xor},
-                               {Mod::cas, AOp::Cas},  {Mod::exch, AOp::Exch}, {Mod::add, AOp::Add},
-                               {Mod::inc, AOp::Inc},  {Mod::dec, AOp::Dec},   {Mod::min, AOp::Min},
-                               {Mod::max, AOp::Max}};
-  int n = 0;
   AOp op = AOp::Add;
-  for (const M& m : kOps)
-    if (b.has(m.mod)) {
-      ++n;
-      op = m.op;
-    }
+  const int n = rmw::parse_op(b.in, &op);
   if (n != 1)
     b.fail(red ? "red needs exactly one operation: .and .or .xor .add .inc .dec .min .max"
                : "atom needs exactly one operation: .and .or .xor .cas .exch .add .inc .dec .min .max");
   if (red && (op == AOp::Cas || op == AOp::Exch))
     b.fail(fmt::format("red has no .{} (PTX ISA §9.7.13.6: .and .or .xor .add .inc .dec .min .max); use atom",
-                       atomic::op_name(op)));
+                       rmw::op_name(op)));
   return op;
 }
 
@@ -409,14 +396,14 @@ void bind_atom_red(BindCtx& b, bool red) {
   }
   if (!legal) {
     if (vec == 1)
-      b.fail(fmt::format("{}.{} has no .{} form (legal types: {})", mnem, atomic::op_name(op), isa::ptx::type_name(ptype),
+      b.fail(fmt::format("{}.{} has no .{} form (legal types: {})", mnem, rmw::op_name(op), isa::ptx::type_name(ptype),
                          legal_types(op, red)));
     b.fail(fmt::format("{}.{}.v{}.{} is not a vector atomic form (PTX ISA §9.7.13.5: .v2/.v4 .f32 .add; .v2/.v4/.v8 "
                        ".f16/.bf16 and .v2/.v4 .f16x2/.bf16x2 .add/.min/.max with .noftz)",
-                       mnem, atomic::op_name(op), vec, isa::ptx::type_name(ptype)));
+                       mnem, rmw::op_name(op), vec, isa::ptx::type_name(ptype)));
   }
   if (is_half(t) != b.has(Mod::noftz))
-    b.fail(is_half(t) ? fmt::format("{}.{}.{} requires .noftz (PTX ISA §9.7.13.5)", mnem, atomic::op_name(op),
+    b.fail(is_half(t) ? fmt::format("{}.{}.{} requires .noftz (PTX ISA §9.7.13.5)", mnem, rmw::op_name(op),
                                     isa::ptx::type_name(ptype))
                       : fmt::format(".noftz applies to the .f16/.f16x2/.bf16/.bf16x2 forms only, not .{}",
                                     isa::ptx::type_name(ptype)));
@@ -429,14 +416,14 @@ void bind_atom_red(BindCtx& b, bool red) {
     b.fail(".L2::cache_hint applies to .global memory (PTX ISA §9.7.13.5)");
   const size_t want = static_cast<size_t>(first + 2 + (op == AOp::Cas ? 1 : 0) + (hint ? 1 : 0));
   if (b.nops() != want)
-    b.fail(fmt::format("{}.{} takes {} operands ({}[a], b{}{}), not {}", mnem, atomic::op_name(op), want,
+    b.fail(fmt::format("{}.{} takes {} operands ({}[a], b{}{}), not {}", mnem, rmw::op_name(op), want,
                        red ? "" : "d, ", op == AOp::Cas ? ", c" : "", hint ? ", cache-policy" : "", b.nops()));
   if (hint) (void)b.src(static_cast<int>(want) - 1, Type::B64);  // a cache hint only
   b.out.first_op = b.push(b.address(first, sp));
   b.out.aux = static_cast<uint64_t>(op) | static_cast<uint64_t>(t) << 4 | uint64_t{vec} << 8 |
               (op == AOp::Cas ? uint64_t{1} << 12 : 0) | (red ? uint64_t{1} << 13 : 0) |
               uint64_t{static_cast<uint8_t>(sp)} << 16;
-  const int ebits = static_cast<int>(atomic::type_bytes(t) * 8);
+  const int ebits = static_cast<int>(rmw::type_bytes(t) * 8);
   if (vec == 1) {
     const isa::ptx::Operand& bop = b.operand(first + 1);
     if (bop.kind == OperandKind::Vector) b.fail(fmt::format("operand b of a scalar {} must be a value, not a vector", mnem));
@@ -484,7 +471,7 @@ void bind_atomic(BindCtx& b) {
   switch (b.in.op) {
     case Op::atom: return bind_atom_red(b, false);
     case Op::red: return bind_atom_red(b, true);
-    default: b.not_implemented("this atomic row belongs to a later family (multimem: NVLink multicast memory)");
+    default: b.not_implemented("multimem (NVLink multicast memory) is not implemented yet");
   }
 }
 

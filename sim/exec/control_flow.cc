@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/exec/device_calls.h"
 #include "sim/exec/lane_ops.h"
 
 namespace tcsim::sim {
@@ -128,6 +129,11 @@ void bind_control_flow(BindCtx& b) {
       b.out.aux = b.prog.call_sites.size();
       b.prog.call_sites.push_back(std::move(cs));
       b.out.fn = exec_call;
+      // A declared, undefined function the device runtime provides (vprintf): the simulator runs it.
+      if (const CallSite& c = b.prog.call_sites.back(); c.callee >= 0) {
+        const FunctionLayout& f = b.prog.funcs[static_cast<size_t>(c.callee)];
+        if (!f.has_body) bind_device_call(b, c, f.name);
+      }
       return;
     }
     case Op::ret:

@@ -39,6 +39,7 @@
 #include "sim/memory/access.h"
 #include "sim/memory/dsmem.h"
 #include "sim/partition.h"
+#include "sim/units/async_groups.h"
 #include "sim/units/mbarrier.h"
 #include "sim/warp.h"
 
@@ -49,46 +50,44 @@ inline constexpr Cycles kCpAsyncLatency{8};
 
 namespace {
 
-// The copies of one cp.async instruction executed by one warp.
+// The copies of one cp.async instruction executed by one warp (the data; its groups are in the
+// CTA's AsyncGroups tracker, one owner per thread: sim/units/async_groups.h).
 struct CpBatch {
   Cycles done;
   uint32_t lanes = 0;
   uint32_t size = 0;  // cp-size
   bool landed = false;
-  std::array<uint32_t, 32> group{};    // the lane's group number
   std::array<uint32_t, 32> dst{};      // shared address
   std::array<std::array<uint8_t, 16>, 32> data{};
-};
-
-struct CpWarp {
-  std::array<uint32_t, 32> committed{};  // groups closed so far, per lane
-  std::deque<CpBatch> batches;           // issued, oldest first
 };
 
 }  // namespace
 
 struct CpAsyncState {
-  std::vector<CpWarp> warp;
+  std::vector<std::deque<CpBatch>> batches;  // per warp: issued, oldest first
+  AsyncGroups groups;                        // per thread (warp * 32 + lane)
 };
 
 namespace {
 
 constexpr std::string_view kSec = "PTX ISA §9.7.9.25.3";
 
-CpWarp& cp_warp(ExecCtx& c) {
+CpAsyncState& cp_state(ExecCtx& c) {
   Cta& cta = *c.cta;
   if (!cta.cp_async) {
     cta.cp_async = std::make_shared<CpAsyncState>();
-    cta.cp_async->warp.resize(cta.warps().size());
+    cta.cp_async->batches.resize(cta.warps().size());
   }
-  return cta.cp_async->warp[c.warp->id()];
+  return *cta.cp_async;
 }
+
+uint32_t thread_of(const ExecCtx& c, int lane) { return c.warp->id() * 32 + static_cast<uint32_t>(lane); }
 
 void land(const std::weak_ptr<CpAsyncState>& weak, Cta* cta, uint32_t w) {
   const auto s = weak.lock();
   if (!s) return;
-  CpWarp& cw = s->warp[w];
-  for (CpBatch& b : cw.batches) {
+  std::deque<CpBatch>& batches = s->batches[w];
+  for (CpBatch& b : batches) {
     if (b.landed) continue;
     uint32_t lanes = b.lanes;
     while (lanes) {
@@ -99,7 +98,7 @@ void land(const std::weak_ptr<CpAsyncState>& weak, Cta* cta, uint32_t w) {
     b.landed = true;
     break;  // one batch per event, oldest first (equal latencies keep them in order)
   }
-  while (!cw.batches.empty() && cw.batches.front().landed) cw.batches.pop_front();
+  while (!batches.empty() && batches.front().landed) batches.pop_front();
   cta->warps()[w]->wake_async();
 }
 
@@ -110,7 +109,7 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
   const uint32_t kind = static_cast<uint32_t>(in.aux >> 8 & 3);
   const ExecOperand& dst = c.op(in, 0);
   const ExecOperand& src = c.op(in, 1);
-  CpWarp& cw = cp_warp(c);
+  CpAsyncState& st = cp_state(c);
   CpBatch b;
   b.done = c.now + kCpAsyncLatency;
   b.lanes = c.mask;
@@ -139,9 +138,9 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
       c.part->overlay().read(*c.launch->gm, sa, b.data[lane].data(), n);
     }
     b.dst[lane] = mem::own_shared_offset(c, lane, da, "cp.async");
-    b.group[lane] = cw.committed[lane];
+    st.groups.add(thread_of(c, lane), b.done, b.done);
   });
-  cw.batches.push_back(b);
+  st.batches[c.warp->id()].push_back(b);
   std::weak_ptr<CpAsyncState> weak = c.cta->cp_async;
   Cta* cta = c.cta;
   const uint32_t w = c.warp->id();
@@ -149,22 +148,16 @@ void exec_cp_async(ExecCtx& c, const ExecInstr& in) {
 }
 
 void commit(ExecCtx& c) {
-  CpWarp& cw = cp_warp(c);
-  for_lanes(c.mask, [&](int lane) { ++cw.committed[lane]; });
+  AsyncGroups& g = cp_state(c).groups;
+  for_lanes(c.mask, [&](int lane) { g.commit(thread_of(c, lane), c.now); });
 }
 
 // True when every executing lane has at most `n` pending groups.
 bool groups_done(ExecCtx& c, uint32_t n) {
-  CpWarp& cw = cp_warp(c);
-  for (const CpBatch& b : cw.batches) {
-    if (b.landed) continue;
-    const uint32_t lanes = b.lanes & c.mask;
-    for (uint32_t l = lanes; l; l &= l - 1) {
-      const int lane = __builtin_ctz(l);
-      if (cw.committed[lane] > n && b.group[lane] < cw.committed[lane] - n) return false;
-    }
-  }
-  return true;
+  AsyncGroups& g = cp_state(c).groups;
+  bool done = true;
+  for_lanes(c.mask, [&](int lane) { done = g.wait(thread_of(c, lane), n, false, c.now).ready && done; });
+  return done;
 }
 
 void exec_commit(ExecCtx& c, const ExecInstr&) { commit(c); }
@@ -183,7 +176,7 @@ void exec_wait_all(ExecCtx& c, const ExecInstr&) {
 // aux: the state space of [addr] (Generic or Shared).
 void exec_mbarrier_arrive(ExecCtx& c, const ExecInstr& in) {
   constexpr const char* kWhat = "cp.async.mbarrier.arrive.noinc";
-  CpWarp& cw = cp_warp(c);
+  const AsyncGroups& groups = cp_state(c).groups;
   const auto sp = static_cast<isa::ptx::Space>(in.aux);
   struct Arrival {
     Cycles when;
@@ -199,9 +192,7 @@ void exec_mbarrier_arrive(ExecCtx& c, const ExecInstr& in) {
       a = mem::generic_to_shared(a);
     }
     const uint32_t off = mem::own_shared_offset(c, lane, a, kWhat);
-    Cycles when = c.now + Cycles(1);
-    for (const CpBatch& b : cw.batches)
-      if (!b.landed && (b.lanes >> lane & 1)) when = std::max(when, b.done);
+    const Cycles when = max(c.now + Cycles(1), groups.all_done(thread_of(c, lane)));
     for (Arrival& r : arrivals)
       if (r.when == when && r.addr == off) {
         ++r.count;

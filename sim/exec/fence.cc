@@ -7,21 +7,19 @@
 //   fence.proxy.async::generic.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster;
 // tcsim executes the memory operations of a partition in issue order and publishes other
 // partitions' stores at quantum boundaries, so a fence orders nothing more in the functional
-// machine. Fences are counted; fence.proxy.async (no state space, .shared::cta or .shared::cluster:
+// machine: the other forms do nothing. fence.proxy.async (no state space, .shared::cta or .shared::cluster:
 // the forms that cover shared memory, PTX ISA §9.7.13.4) feeds the proxy checker
 // (sim/checker/proxy.h), which reports generic writes read by the async proxy without one.
 #include "isa/ptx/ir.h"
 #include "sim/checker/proxy.h"
 #include "sim/exec/lane_ops.h"
-#include "sim/partition.h"
 
 namespace tcsim::sim {
 namespace {
 
-void exec_fence(ExecCtx& c, const ExecInstr&) { c.part->count_fence(); }
+void exec_fence(ExecCtx&, const ExecInstr&) {}
 
 void exec_fence_proxy_async_shared(ExecCtx& c, const ExecInstr&) {
-  c.part->count_fence();
   proxy::on_proxy_fence(c, c.mask);
 }
 

@@ -8,7 +8,7 @@
 // not used). Register i of thread t holds, with g = t / 4 and q = t % 4:
 //   plain : elements (row g, columns 2q, 2q+1)          — low half first
 //   .trans: elements (rows 2q, 2q+1, column g)          — the transposed matrix's fragment
-// (the mma.sync m16n8k16 A/B fragment unit layout, ref/wgmma-mma.md §2). movmatrix maps the plain
+// (the mma.sync m16n8k16 A/B fragment unit layout, docs/mma_fragments.md §1). movmatrix maps the plain
 // fragment of a matrix to the plain fragment of its transpose. Without a state space the address
 // is generic and must point into shared memory (undefined otherwise: reported).
 // Not here: the sm_100a m16n16 / m8n16 .b8 and .b8x16.b6x16_p32 / .b4x16_p64 forms (their layouts
@@ -20,6 +20,7 @@
 #include "isa/ptx/ir.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
+#include "sim/exec/warp_collective.h"
 
 namespace tcsim::sim {
 namespace {
@@ -33,12 +34,17 @@ constexpr std::string_view kLdSec = "PTX ISA §9.7.14.5.15";
 constexpr std::string_view kStSec = "PTX ISA §9.7.14.5.16";
 constexpr std::string_view kMovSec = "PTX ISA §9.7.14.5.17";
 
-void require_full_warp(ExecCtx& c, std::string_view what, std::string_view sec) {
+// False when the group parked to wait for lanes of the warp that diverged earlier
+// (sim/exec/warp_collective.h): the instruction runs again with the whole warp.
+bool require_full_warp(ExecCtx& c, std::string_view what, std::string_view sec) {
+  if (c.mask == 0xffffffffu) return true;
+  if (!await_converged_warp(c, fmt::format("{}.sync.aligned", what), sec)) return false;
   if (c.mask != 0xffffffffu)
     c.fail(__builtin_ctz(c.mask),
            fmt::format("{}.sync.aligned must be executed by all 32 threads of the warp convergently, but only lanes "
                        "0x{:08x} execute it here ({}: undefined otherwise)",
                        what, c.mask, sec));
+  return true;
 }
 
 // The shared-memory offset of the row address of thread `lane` (generic addresses must be shared).
@@ -60,7 +66,7 @@ struct Rows {
 // aux: number of matrices (bits 0-7), .trans (bit 8), space (bits 16-23).
 template <bool Trans>
 void exec_ldmatrix(ExecCtx& c, const ExecInstr& in) {
-  require_full_warp(c, "ldmatrix", kLdSec);
+  if (!require_full_warp(c, "ldmatrix", kLdSec)) return;
   const int num = static_cast<int>(in.aux & 0xff);
   const Space space = static_cast<Space>(in.aux >> 16 & 0xff);
   const ExecOperand& a = c.op(in, 0);
@@ -87,7 +93,7 @@ void exec_ldmatrix(ExecCtx& c, const ExecInstr& in) {
 
 template <bool Trans>
 void exec_stmatrix(ExecCtx& c, const ExecInstr& in) {
-  require_full_warp(c, "stmatrix", kStSec);
+  if (!require_full_warp(c, "stmatrix", kStSec)) return;
   const int num = static_cast<int>(in.aux & 0xff);
   const Space space = static_cast<Space>(in.aux >> 16 & 0xff);
   const ExecOperand& a = c.op(in, 0);
@@ -116,7 +122,7 @@ void exec_stmatrix(ExecCtx& c, const ExecInstr& in) {
 }
 
 void exec_movmatrix(ExecCtx& c, const ExecInstr& in) {
-  require_full_warp(c, "movmatrix", kMovSec);
+  if (!require_full_warp(c, "movmatrix", kMovSec)) return;
   const uint64_t* src = c.src(in.o[1]);
   uint16_t m[8][8];
   for (int t = 0; t < 32; ++t) {

@@ -16,7 +16,10 @@
 //       .sem = { .acquire, .relaxed }, .scope = { .cta, .cluster }
 //   mbarrier.pending_count.b64 count, state;                                           §9.7.13.15.17
 // Without a state space the address is generic and must fall in the executing CTA's .shared::cta
-// window; .shared::cluster (arrive, expect_tx, complete_tx only) reaches any CTA of the cluster.
+// window; .shared::cluster (arrive, expect_tx, complete_tx only) reaches any CTA of the cluster. The
+// hardware takes the operand's low 32 bits either way (sim/memory/shared_operand.h): a generic
+// address given to a .shared form, or a shared address given to a generic form, works there and is
+// a finding here.
 // The object's rules live in sim/units/mbarrier.{h,cc}; this file decodes the forms and runs them
 // per thread, in lane order.
 //
@@ -39,6 +42,7 @@
 #include "models/machine/machine_config.h"
 #include "sim/memory/access.h"
 #include "sim/memory/dsmem.h"
+#include "sim/memory/shared_operand.h"
 #include "sim/units/mbarrier.h"
 #include "sim/warp.h"
 
@@ -63,23 +67,19 @@ constexpr uint64_t kSink = 1u << 14;
 
 Space space_of(const ExecInstr& in) { return static_cast<Space>(in.aux & 0xff); }
 
-// The barrier a lane names: its CTA and .shared::cta offset.
+// The barrier a lane names: its CTA and .shared::cta offset. The operand is read as the hardware
+// reads it, by its low 32 bits (sim/memory/shared_operand.h): a generic address in the shared window
+// where a state space is given, or a 32-bit shared address without one, is a finding, not a stop.
 mem::SharedTarget target(ExecCtx& c, const ExecInstr& in, int lane, bool cluster_ok, const char* what) {
-  const uint64_t a = mem::lane_address(c, c.op(in, 0), lane);
   const Space sp = space_of(in);
-  if (sp == Space::Generic) {
-    // §9.7.13.15: a generic address must fall in the .shared::cta window.
-    if (addr::classify(a) != addr::Window::Shared)
-      c.fail(lane, fmt::format("{}: the generic address 0x{:x} is not in shared memory (mbarrier objects live in "
-                               ".shared::cta: PTX ISA §9.7.13.15.1){}", what, a,
-                               a < 0x10000 ? " - a .shared offset used without a state space?" : ""));
-    // A generic address of a peer's barrier reaches it, like .shared::cluster, for the operations
-    // that may act remotely (the H200 completes the peer's phase: smem_probe m9).
-    const uint32_t s = mem::generic_to_shared(a);
-    if (cluster_ok) return mem::resolve_cluster_shared(c, lane, s, what);
-    return {c.cta, mem::own_shared_offset(c, lane, s, what), c.cta->cluster_rank(), false};
-  }
+  const bool generic = sp == Space::Generic;
+  const uint64_t a = mem::shared_operand(c, lane, mem::lane_address(c, c.op(in, 0), lane), generic, what);
+  // A generic address of a peer's barrier reaches it, like .shared::cluster, for the operations
+  // that may act remotely (the H200 completes the peer's phase: smem_probe m9).
+  if (generic && cluster_ok) return mem::resolve_cluster_shared(c, lane, a, what);
   if (sp == Space::SharedCluster && cluster_ok) return mem::resolve_cluster_shared(c, lane, a, what);
+  // §9.7.13.15: .shared::cta addresses (and generic ones of init/inval/wait) name the executing CTA's
+  // own barriers.
   return {c.cta, mem::own_shared_offset(c, lane, a, what), c.cta->cluster_rank(), false};
 }
 

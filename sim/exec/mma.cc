@@ -11,7 +11,7 @@
 // Not here: m8n8k4 .f16 (Volta quad-pair fragments, which nvcc does not emit for sm_80+; no
 // H200 data for its arithmetic), mma.sp (sparse), the sm_120 .kind:: and block-scaled forms.
 //
-// Fragments (§9.7.14.5.7-.13; ref/wgmma-mma.md §2): every register holds one "unit" of a row of
+// Fragments (§9.7.14.5.7-.13; docs/mma_fragments.md §1): every register holds one "unit" of a row of
 // A or a column of B — 32 bits of K (2 f16/bf16, 1 tf32, 4 8-bit, 8 4-bit, 32 1-bit elements,
 // element e in bits [e*bits, (e+1)*bits)), or one f64. With g = laneid >> 2, q = laneid & 3:
 //   A (M x K), register j:  M = 8: row g, unit q;  M = 16, 2 registers: row g + 8j, unit q;
@@ -38,6 +38,7 @@
 #include "models/mma/engine.h"
 #include "models/mma/param_table.h"
 #include "sim/exec/lane_ops.h"
+#include "sim/exec/warp_collective.h"
 
 namespace tcsim::sim {
 namespace {
@@ -127,6 +128,7 @@ inline uint32_t clamp_s32(int64_t v, bool sat) {
 }
 
 void exec_mma(ExecCtx& c, const ExecInstr& in) {
+  if (c.mask != 0xffffffffu && !await_converged_warp(c, "mma.sync.aligned", kSec)) return;  // warp_collective.h
   if (c.mask != 0xffffffffu)
     c.fail(__builtin_ctz(c.mask),
            fmt::format("mma.sync.aligned must be executed by all 32 threads of the warp convergently, but only "

@@ -19,6 +19,7 @@
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
 #include "sim/memory/dsmem.h"
+#include "sim/memory/rmw.h"
 #include "sim/partition.h"
 #include "sim/units/mbarrier.h"
 
@@ -32,42 +33,23 @@ using isa::ptx::Sem;
 using isa::ptx::Space;
 using isa::ptx::Type;
 
-// Functional-mode latency of a remote shared-memory store (timing model: a later issue).
+// Functional-mode latency of a remote shared-memory store (assumed; no timing model for it yet).
 constexpr Cycles kRemoteAsyncLatency{32};
 
-enum class RedOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor };
-
-// aux: bits 0-7 element bytes, 8-15 vector length, 16-23 RedOp, bit 24 signed.
+// aux: bits 0-7 element bytes, 8-15 vector length, bit 16 red.async, 17-20 its rmw::Op, 24-31 its
+// rmw::Type (the element ALU: sim/memory/rmw.h).
 uint32_t esize_of(const ExecInstr& in) { return in.aux & 0xff; }
 uint32_t vec_of(const ExecInstr& in) { return in.aux >> 8 & 0xff; }
-RedOp red_of(const ExecInstr& in) { return static_cast<RedOp>(in.aux >> 16 & 0xff); }
-bool signed_of(const ExecInstr& in) { return in.aux >> 24 & 1; }
-
-uint64_t reduce(RedOp op, bool sgn, uint32_t esize, uint64_t old, uint64_t b) {
-  const uint64_t mask = esize == 8 ? ~uint64_t{0} : 0xffffffffull;
-  old &= mask;
-  b &= mask;
-  const auto sx = [&](uint64_t v) { return esize == 8 ? static_cast<int64_t>(v) : int64_t{static_cast<int32_t>(v)}; };
-  switch (op) {
-    case RedOp::Add: return (old + b) & mask;
-    case RedOp::Min: return sgn ? (sx(b) < sx(old) ? b : old) : (b < old ? b : old);
-    case RedOp::Max: return sgn ? (sx(b) > sx(old) ? b : old) : (b > old ? b : old);
-    // §9.7.13.5 (atom): inc: old >= b ? 0 : old + 1; dec: (old == 0 || old > b) ? b : old - 1.
-    case RedOp::Inc: return old >= b ? 0 : old + 1;
-    case RedOp::Dec: return (old == 0 || old > b) ? b : old - 1;
-    case RedOp::And: return old & b;
-    case RedOp::Or: return old | b;
-    case RedOp::Xor: return old ^ b;
-    case RedOp::None: break;
-  }
-  return b;
+bool is_red(const ExecInstr& in) { return in.aux >> 16 & 1; }
+rmw::ElemOp elem_of(const ExecInstr& in) {
+  return {static_cast<rmw::Op>(in.aux >> 17 & 0xf), static_cast<rmw::Type>(in.aux >> 24 & 0xff), false};
 }
 
 void exec_remote_async(ExecCtx& c, const ExecInstr& in) {
   const uint32_t esize = esize_of(in), vec = vec_of(in), bytes = esize * vec;
-  const RedOp op = red_of(in);
-  const bool sgn = signed_of(in);
-  const char* what = op == RedOp::None ? "st.async" : "red.async";
+  const bool red = is_red(in);
+  const rmw::ElemOp op = elem_of(in);
+  const char* what = red ? "red.async" : "st.async";
   Cluster& cl = c.cta->cluster();
   const uint32_t own = c.cta->cluster_rank();
   for_lanes(c.mask, [&](int lane) {
@@ -94,19 +76,16 @@ void exec_remote_async(ExecCtx& c, const ExecInstr& in) {
     Partition* part = c.part;
     part->events().post(when, EventPriority::AsyncDataLand,
                         [target, off, vals0 = vals[0], vals1 = vals[1], vals2 = vals[2], vals3 = vals[3], esize,
-                         vec, op, sgn](Cycles) {
+                         vec, red, op](Cycles) {
                           Cta* d = target.get();
                           if (!d || d->done()) return;  // reported by the mbarrier event of this cycle
                           const uint64_t v[4] = {vals0, vals1, vals2, vals3};
                           uint8_t* p = d->shared() + off;
                           for (uint32_t k = 0; k < vec; ++k) {
-                            uint64_t x = v[k];
-                            if (op != RedOp::None) {
-                              uint64_t old = 0;
-                              std::memcpy(&old, p + k * esize, esize);
-                              x = reduce(op, sgn, esize, old, x);
-                            }
-                            std::memcpy(p + k * esize, &x, esize);
+                            uint8_t x[8];
+                            std::memcpy(x, &v[k], 8);
+                            if (red) rmw::apply(op, p + k * esize, x);
+                            else std::memcpy(p + k * esize, x, esize);
                           }
                         });
     const VClock rel = cl.release(own);
@@ -119,19 +98,13 @@ void exec_remote_async(ExecCtx& c, const ExecInstr& in) {
 
 void bind_remote_async(BindCtx& b) {
   const bool red = b.in.op == Op::red_async;
-  RedOp op = RedOp::None;
+  rmw::Op op = rmw::Op::Add;
   if (red) {
     b.only_mods({Mod::mbarrier_complete_tx_bytes, Mod::add, Mod::min, Mod::max, Mod::inc, Mod::dec, Mod::and_,
                  Mod::or_, Mod::xor_});
-    const std::pair<Mod, RedOp> ops[] = {{Mod::add, RedOp::Add}, {Mod::min, RedOp::Min}, {Mod::max, RedOp::Max},
-                                         {Mod::inc, RedOp::Inc}, {Mod::dec, RedOp::Dec}, {Mod::and_, RedOp::And},
-                                         {Mod::or_, RedOp::Or},  {Mod::xor_, RedOp::Xor}};
-    for (const auto& [m, r] : ops)
-      if (b.has(m)) {
-        if (op != RedOp::None) b.fail("takes one reduction operation");
-        op = r;
-      }
-    if (op == RedOp::None) b.fail("needs a reduction operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)");
+    const int n = rmw::parse_op(b.in, &op);
+    if (n > 1) b.fail("takes one reduction operation");
+    if (n == 0) b.fail("needs a reduction operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)");
     if (b.in.sem != Sem::Relaxed || b.in.scope != Scope::Cluster)
       b.fail("needs .relaxed.cluster (PTX ISA §9.7.13.7)");
   } else {
@@ -149,9 +122,9 @@ void bind_remote_async(BindCtx& b) {
          t == Type::F32 || t == Type::F64;
   } else {
     switch (op) {
-      case RedOp::Add: ok = t == Type::U32 || t == Type::S32 || t == Type::U64; break;
-      case RedOp::Min: case RedOp::Max: ok = t == Type::U32 || t == Type::S32; break;
-      case RedOp::Inc: case RedOp::Dec: ok = t == Type::U32; break;
+      case rmw::Op::Add: ok = t == Type::U32 || t == Type::S32 || t == Type::U64; break;
+      case rmw::Op::Min: case rmw::Op::Max: ok = t == Type::U32 || t == Type::S32; break;
+      case rmw::Op::Inc: case rmw::Op::Dec: ok = t == Type::U32; break;
       default: ok = t == Type::B32; break;
     }
   }
@@ -178,8 +151,11 @@ void bind_remote_async(BindCtx& b) {
     b.push(o);
   }
   b.push(b.address(2, Space::SharedCluster));
-  b.out.aux = uint64_t{static_cast<uint32_t>(bits / 8)} | uint64_t{vec} << 8 | uint64_t{static_cast<uint8_t>(op)} << 16 |
-              uint64_t{isa::ptx::is_signed(t)} << 24;
+  const rmw::Type rt = t == Type::U32 ? rmw::Type::U32 : t == Type::S32 ? rmw::Type::S32
+                     : t == Type::U64 ? rmw::Type::U64 : rmw::Type::B32;
+  b.out.aux = uint64_t{static_cast<uint32_t>(bits / 8)} | uint64_t{vec} << 8 |
+              (red ? uint64_t{1} << 16 | uint64_t{static_cast<uint8_t>(op)} << 17 | uint64_t{static_cast<uint8_t>(rt)} << 24
+                   : 0);
   b.out.fn = exec_remote_async;
 }
 

@@ -23,6 +23,7 @@
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/warp.h"
+#include "sim/exec/warp_collective.h"
 
 namespace tcsim::sim {
 
@@ -46,6 +47,7 @@ void exec_setmaxnreg(ExecCtx& c, const ExecInstr& in) {
     c.fail(-1, fmt::format("setmaxnreg: warp {} is not in a whole warpgroup (the CTA has {} threads); setmaxnreg is "
                            "executed by all warps of a warpgroup ({})",
                            w, cta.num_threads(), kSec));
+  if (c.mask != 0xffffffffu && !await_converged_warp(c, "setmaxnreg.sync.aligned", kSec)) return;  // warp_collective.h
   if (c.mask != 0xffffffffu)
     c.fail(__builtin_ctz(c.mask), fmt::format("setmaxnreg.sync.aligned must be executed by all 32 threads of the warp "
                                               "convergently, but only lanes 0x{:08x} execute it ({})",

@@ -14,8 +14,8 @@
 // mma -> ld chain. fence::before_thread_sync orders nothing more in the functional machine
 // (operations already complete in issue order).
 //
-// wait::ld writes the registers of the warp's pending tcgen05.ld (sampled at issue) and ends their
-// hazard window; wait::st ends the hazard window of the warp's tcgen05.st.
+// wait::ld ends the TMEM hazard window of the warp's pending tcgen05.ld (their registers hold the
+// values from the issue on, §9.7.16.6.4.5); wait::st ends the hazard window of the warp's tcgen05.st.
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
@@ -31,19 +31,12 @@ using isa::ptx::Mod;
 using isa::ptx::Op;
 
 void exec_wait_ld(ExecCtx& c, const ExecInstr&) {
-  require_converged_warp(c, "tcgen05.wait::ld");
-  TcWarpState& ws = c.sm->tensor_core().cta(*c.cta).warp(c.warp->id());
-  for (const TcWarpState::PendingReg& p : ws.ld_regs) {
-    uint64_t* d = c.dst(p.slot);
-    for_lanes(p.mask, [&](int i) { d[i] = p.v[i]; });
-  }
-  ws.ld_regs.clear();
-  ws.ld_ranges.clear();
-  c.warp->reg_watch = nullptr;
+  if (!await_converged_warp(c, "tcgen05.wait::ld")) return;
+  c.sm->tensor_core().cta(*c.cta).warp(c.warp->id()).ld_ranges.clear();
 }
 
 void exec_wait_st(ExecCtx& c, const ExecInstr&) {
-  require_converged_warp(c, "tcgen05.wait::st");
+  if (!await_converged_warp(c, "tcgen05.wait::st")) return;
   c.sm->tensor_core().cta(*c.cta).warp(c.warp->id()).st_ranges.clear();
 }
 

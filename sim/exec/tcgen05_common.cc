@@ -3,6 +3,8 @@
 #include "isa/ptx/dump.h"
 #include "sim/address_space.h"
 #include "sim/memory/dsmem.h"
+#include "sim/memory/shared_operand.h"
+#include "sim/report/report.h"
 
 namespace tcsim::sim::tcgen05 {
 
@@ -56,18 +58,6 @@ int bind_cta_group(BindCtx& b, bool required) {
   return cg;
 }
 
-void require_converged_warp(ExecCtx& c, const char* what) {
-  const uint32_t live = c.warp->valid() & ~c.warp->exited();
-  if (c.mask == live) return;
-  const uint32_t missing = live & ~c.mask;
-  c.fail(__builtin_ctz(c.mask),
-         fmt::format("{} is .sync.aligned: all threads of the warp must execute it together, but lanes "
-                     "0x{:08x} of the warp are not executing it here (diverged, or predicated off){} (PTX "
-                     "ISA §9.7.16.7.1, §9.7.16.8)",
-                     what, missing,
-                     (c.warp->exited() & c.warp->valid()) ? "; exited lanes are undefined behaviour too" : ""));
-}
-
 uint32_t uniform_u32(ExecCtx& c, Ref r, const char* what, const char* section) {
   const uint64_t* v = c.src(r);
   const int first = __builtin_ctz(c.mask);
@@ -82,13 +72,8 @@ uint32_t uniform_u32(ExecCtx& c, Ref r, const char* what, const char* section) {
 }
 
 uint32_t shared_offset(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool generic, const char* what) {
-  if (generic) {
-    // ptxas uses the low 32 bits of a generic address as the shared address (SASS: STS / UTCBAR on
-    // the low register; docs/shared_memory.md).
-    if (addr::classify(addr) != addr::Window::Shared)
-      c.fail(lane, fmt::format("{}: generic address 0x{:x} is not in the shared-memory window", what, addr));
-    addr = mem::generic_to_shared(addr);
-  }
+  // The operand as the hardware reads it: its low 32 bits (sim/memory/shared_operand.h).
+  addr = mem::shared_operand(c, lane, addr, generic, what);
   const uint32_t off = mem::own_shared_offset(c, lane, addr, what);
   if (uint64_t{off} + size > c.cta->smem_bytes() || (off & (size - 1)))
     c.fail(lane, fmt::format("{}: shared address 0x{:x} ({} bytes) is outside this CTA's shared memory [0x{:x}, "
@@ -96,6 +81,25 @@ uint32_t shared_offset(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool 
                              what, addr, size, mem::own_shared_address(*c.cta, 0),
                              mem::own_shared_address(*c.cta, c.cta->smem_bytes()), size));
   return off;
+}
+
+bool check_ld_war(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, const TmemRange& writes, const char* what) {
+  TcCtaState* st = u.find_cta(cta);
+  if (!st) return false;
+  for (size_t w = 0; w < st->warps.size(); ++w) {
+    const TcWarpState& ws = st->warps[w];
+    for (const TmemRange& r : ws.ld_ranges)
+      if (r.overlaps(writes)) {
+        report(c, Rule::TmemMmaWarLd, lane, [&] {
+          return fmt::format("{} overwrites TMEM cells that warp {} of {} reads with tcgen05.ld ({}) not yet waited "
+                             "for with tcgen05.wait::ld: a write-after-read hazard (PTX ISA §9.7.16.6.4 pattern "
+                             "(e), §9.7.16.6.4.5: a register dependency orders no memory access)",
+                             what, w, cta.name(), site_of(*c.launch, ws.ld_src).str());
+        }, ws.ld_src);
+        return true;
+      }
+  }
+  return false;
 }
 
 }  // namespace tcsim::sim::tcgen05

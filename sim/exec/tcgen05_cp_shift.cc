@@ -9,15 +9,15 @@
 // into TMEM lanes: row r of the source is `row bytes` (32 for the 256b shapes, 16 for 128b) of a
 // K-major canonical layout of bytes (row = the descriptor's MN index; its 16-byte units at the
 // layout's addresses, swizzle included), landing in consecutive 32-bit columns from taddr's column.
-// Source order is shown only in figures: this is the model (tcgen05.md §11, UNCONFIRMED), the same
-// CUTLASS's UTCCP atoms and TVM's tcgen05_cp use. Lanes of row r (tcgen05.md §11; TVM tcgen05_cp):
+// Source order is shown only in figures: this is the model (docs/tensor_memory.md §4, UNCONFIRMED), the same
+// CUTLASS's UTCCP atoms and TVM's tcgen05_cp use. Lanes of row r (docs/tensor_memory.md §4; TVM tcgen05_cp):
 //   128x256b, 128x128b        lane L0 + r                          (128 rows)
 //   4x256b                    lane L0 + 32 r                       (4 rows, one per sub-partition)
 //   64x128b.warpx2::02_13     lanes L0 + r and L0 + 64 + r         (64 rows)
 //   64x128b.warpx2::01_23     lanes L0 + 64(r/32) + r%32, and + 32 (64 rows)
 //   32x128b.warpx4            lanes L0 + r + 32 q, q = 0..3         (32 rows)
-// .64x128b needs a .warpx2 qualifier and .32x128b needs .warpx4 (§9.7.16.9.2; tcgen05.md §16
-// rule 15). Decompression (§9.7.16.9.1): each 16-byte source unit holds 16 fp4 in its low 8 bytes
+// .64x128b needs a .warpx2 qualifier and .32x128b needs .warpx4 (§9.7.16.9.2;
+// docs/tensor_memory.md §4). Decompression (§9.7.16.9.1): each 16-byte source unit holds 16 fp4 in its low 8 bytes
 // (.b4x16_p64) or 16 fp6 in its low 12 bytes (.b6x16_p32), element e at bits [b*e, b*e+b); it
 // becomes 16 8-bit containers: e2m1 in container bits [5:2], e2m3/e3m2 in bits [5:0] (the mma.sync
 // convention, UNCONFIRMED for tcgen05, isa/layouts/tmem_layout.h). cta_group::2: each CTA of the
@@ -214,6 +214,7 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
                                  taddr, op->col0, op->col0 + cols - 1, op->ctas[v]->name(),
                                  op->units[v]->tmem().describe_allocations()));
       writes.push_back({op->units[v], op->col0, cols});
+      check_ld_war(c, lane, *op->units[v], *op->ctas[v], {0, kTmemLanes, op->col0, cols}, "tcgen05.cp");
     }
     TensorCore& tc = c.sm->tensor_core();
     TensorCore* peer = cg == 2 ? (op->units[0] == &tc ? op->units[1] : op->units[0]) : nullptr;
@@ -247,6 +248,7 @@ void exec_shift(ExecCtx& c, const ExecInstr& in) {
                                  "§9.7.16.7.1)",
                                  taddr, col0, col0 + 7, ctas[v]->name()));
       writes.push_back({units[v], col0, 8});
+      check_ld_war(c, lane, *units[v], *ctas[v], {lane0, kTmemLanes - lane0, col0, 8}, "tcgen05.shift");
     }
     TensorCore& tc = c.sm->tensor_core();
     TensorCore* peer = cg == 2 ? (units[0] == &tc ? units[1] : units[0]) : nullptr;

@@ -8,19 +8,31 @@
 // (tcgen05.ld.red exists only on sm_101a/sm_103f/sm_110 targets, not sm_100a: rejected.)
 //
 // Which (thread, register) moves which cell: isa/layouts/tmem_ld_st.h (Tables 49/50 and the
-// fragment figures, tcgen05.md §10). Rules: .sync.aligned (whole converged warp, same taddr);
-// warp w reaches only lanes 32*(w%4) .. +31 (§9.7.16.8.1); the columns must be allocated to the
-// CTA (§9.7.16.7.1).
+// fragment figures, docs/tensor_memory.md §3). Rules: .sync.aligned (whole converged warp, same taddr);
+// the columns must be allocated to the CTA (§9.7.16.7.1).
 //
-// Timing model: tcgen05.ld samples TMEM when it issues; its registers are written only by
-// tcgen05.wait::ld (tcgen05_commit_fence_wait.cc), as the spec leaves them undefined until then
-// (§9.7.16.8.5) — an instruction that uses one earlier is reported and sees the old value.
-// tcgen05.st writes TMEM when it issues; tcgen05.wait::st ends its hazard window. The checker
-// (tcgen05.md §16) reports: a tcgen05.ld of cells an MMA/cp/shift has in flight (stale data), of
-// cells written by an async op that completed after the warp's last
-// tcgen05.fence::after_thread_sync (the missing fence of §9.7.16.6.4 pattern (c)), and a
-// tcgen05.st over cells a pending tcgen05.ld reads (WAR without tcgen05.wait::ld).
+// Lane quarters (§9.7.16.8.1): warp w reaches only lanes 32*(w%4) .. +31. The hardware does not
+// fault on a taddr lane outside that quarter: it takes the lane field modulo 32 inside the warp's
+// own quarter (docs/hardware_tolerance.md: lane 96 given by warp 0 reads lane 0; lane 128 + 32w of
+// a CTA pair's odd CTA reads the warp's own quarter; lane 0 given by every epilogue warp reads
+// each warp's own quarter). tcsim serves exactly that and records the finding tcgen05-lane-quarter.
+// An access whose rows run past the end of the quarter (e.g. 32x32b at lane 8) wraps inside the
+// quarter and is the finding tcgen05-lane-wrap (what the hardware does there is not known).
+//
+// Timing model: tcgen05.ld samples TMEM when it issues and its destination registers hold the
+// values for every later instruction: §9.7.16.6.4.5 ("an intra-thread ordering through true
+// register dependency will be respected regardless of the presence or absence of other forms of
+// synchronization"), as the hardware scoreboard does. tcgen05.wait::ld orders the TMEM side only:
+// until it, the cells the load reads are in its hazard window (a later tcgen05.st of the warp, or
+// tcgen05.mma / .cp / .shift, that overwrites them is a write-after-read finding). tcgen05.st
+// writes TMEM when it issues; tcgen05.wait::st ends its hazard window (a tcgen05.ld of the same
+// warp that reads cells of a not-yet-waited st is the finding tcgen05-raw-st-ld, pattern
+// §9.7.16.6.4.2). The checker (docs/tensor_memory.md §5) also reports a tcgen05.ld of cells an MMA/cp/shift
+// has in flight (stale data) and of cells written by an async op that completed after the warp's
+// last tcgen05.fence::after_thread_sync (the missing fence of §9.7.16.6.4 pattern (c)).
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "isa/layouts/tmem_ld_st.h"
 #include "sim/report/report.h"
@@ -52,11 +64,54 @@ TmemLdStMap map_of(const ExecInstr& in) {
 
 struct Access {
   uint32_t taddr;
-  TmemRange range;
+  TmemRange range;     // the cells served (the warp's own quarter), for the hazard checks
+  uint32_t quarter0;   // first lane of the warp's quarter: 32 * (warp % 4)
+  uint32_t offset;     // the row offset inside the quarter that lane 0 of the shape lands on
+  // The TMEM lane of row `i` of the access (i < the shape's lanes): modulo 32 inside the quarter.
+  uint32_t lane(uint32_t i) const { return quarter0 + ((offset + i) & 31); }
 };
 
-Access begin_access(ExecCtx& c, const ExecInstr& in, const TmemLdStMap& map, const char* what) {
-  require_converged_warp(c, what);
+// The lane-access rule of §9.7.16.8.1 as the hardware applies it, and the allocation rule (columns
+// inside an allocation of this CTA, §9.7.16.7.1).
+Access check_warp_access(ExecCtx& c, uint32_t taddr, const TmemLdStMap& map, const char* what) {
+  const uint32_t w = c.warp->id(), q = w % 4, lo = 32 * q;
+  const int lane = __builtin_ctz(c.mask);
+  const uint32_t lane0 = taddr >> 16, col0 = taddr & 0xffff, lanes = map.lanes(), cols = map.columns();
+  Access acc{taddr, {lo + (lane0 & 31), lanes, col0, cols}, lo, lane0 & 31};
+  if (lane0 < lo || lane0 + lanes > lo + 32) {
+    if ((lane0 & 31) + lanes <= 32) {
+      report(c, Rule::TmemLaneQuarter, lane, [&] {
+        return fmt::format("{} at TMEM address 0x{:08x} names lanes {}-{}, but warp {} (warp id % 4 = {}) reaches "
+                           "only lanes {}-{}: the hardware takes the lane modulo 32 in the warp's quarter, so lanes "
+                           "{}-{} were accessed",
+                           what, taddr, lane0, lane0 + lanes - 1, w, q, lo, lo + 31, acc.range.lane0,
+                           acc.range.lane0 + lanes - 1);
+      });
+    } else {
+      acc.range = {lo, 32, col0, cols};
+      report(c, Rule::TmemLaneWrap, lane, [&] {
+        return fmt::format("{} at TMEM address 0x{:08x} names lanes {}-{}, which run past the end of warp {}'s "
+                           "quarter (lanes {}-{}): tcsim wraps the rows inside the quarter (lane {} first, then "
+                           "{} after {}); what the hardware does here is not known",
+                           what, taddr, lane0, lane0 + lanes - 1, w, lo, lo + 31, lo + (lane0 & 31), lo, lo + 31);
+      });
+    }
+  }
+  if (col0 + cols > kTmemColumns)
+    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} reaches column {}, past the last column 511 (PTX ISA "
+                             "§9.7.16.1)",
+                             what, taddr, col0 + cols - 1));
+  TensorCore& tc = c.sm->tensor_core();
+  if (!tc.tmem().find(c.cta, col0, cols))
+    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} reads or writes columns {}-{}, which are not allocated "
+                             "to this CTA (allocations on SM {}: {}); TMEM must be allocated with tcgen05.alloc "
+                             "before it is accessed (PTX ISA §9.7.16.7.1)",
+                             what, taddr, col0, col0 + cols - 1, c.sm->id(), tc.tmem().describe_allocations()));
+  return acc;
+}
+
+std::optional<Access> begin_access(ExecCtx& c, const ExecInstr& in, const TmemLdStMap& map, const char* what) {
+  if (!await_converged_warp(c, what)) return std::nullopt;
   const ExecOperand& a = c.op(in, 0);
   const int first = __builtin_ctz(c.mask);
   const uint32_t taddr = static_cast<uint32_t>(mem::lane_address(c, a, first));
@@ -66,9 +121,7 @@ Access begin_access(ExecCtx& c, const ExecInstr& in, const TmemLdStMap& map, con
                             "0x{:08x}; PTX ISA §9.7.16.8.3)",
                             what, first, taddr, i, static_cast<uint32_t>(mem::lane_address(c, a, i))));
   });
-  TmemRange r{taddr >> 16, map.lanes(), taddr & 0xffff, map.columns()};
-  tc_check_warp_access(c, r, taddr, what);
-  return {taddr, r};
+  return check_warp_access(c, taddr, map, what);
 }
 
 void check_stale(ExecCtx& c, const TmemRange& r, TcWarpState& ws) {
@@ -99,49 +152,65 @@ void check_stale(ExecCtx& c, const TmemRange& r, TcWarpState& ws) {
 
 void exec_ld(ExecCtx& c, const ExecInstr& in) {
   const TmemLdStMap map = map_of(in);
-  const Access acc = begin_access(c, in, map, "tcgen05.ld");
+  const std::optional<Access> a = begin_access(c, in, map, "tcgen05.ld");
+  if (!a) return;
+  const Access& acc = *a;
   TcWarpState& ws = c.sm->tensor_core().cta(*c.cta).warp(c.warp->id());
   check_stale(c, acc.range, ws);
+  for (const TmemRange& r : ws.st_ranges)
+    if (r.overlaps(acc.range)) {
+      report(c, Rule::TmemLdRawSt, __builtin_ctz(c.mask), [&] {
+        return fmt::format("tcgen05.ld reads TMEM cells that the tcgen05.st at {} of this warp writes, with no "
+                           "tcgen05.wait::st in between: the load may see the old contents (PTX ISA "
+                           "§9.7.16.6.4.2); tcsim's tcgen05.st has written them already",
+                           site_of(*c.launch, ws.st_src).str());
+      }, ws.st_src);
+      break;
+    }
   Tmem& tm = c.sm->tensor_core().tmem();
   const uint32_t nregs = map.registers();
-  const isa::ptx::Instr& ins = c.prog->instr_of(in);
-  const isa::ptx::Operand& vec = ins.ops[0];
   const bool pack = map.packed();
-  const uint32_t l0 = acc.range.lane0, c0 = acc.range.col0;
-  if (ws.ld_regs.empty()) ws.ld_function = c.prog->sources[in.src].function;
-  for (uint32_t j = 0; j < nregs; ++j) {
-    const ExecOperand& o = c.op(in, 1 + j);
-    TcWarpState::PendingReg p;
-    p.slot = o.ref;
-    p.reg = vec.kind == OperandKind::Vector ? vec.elems[j].reg : vec.reg;
-    p.mask = o.is_sink ? 0 : c.mask;
+  const uint32_t c0 = acc.range.col0;
+  // Sample every register first, then write them (a destination may also be the taddr register).
+  std::vector<uint32_t> v(size_t{nregs} * 32);
+  for (uint32_t j = 0; j < nregs; ++j)
     for_lanes(c.mask, [&](int t) {
+      uint32_t x;
       if (!pack) {
         const TmemLdStMap::Cell cl = map.locate(uint32_t(t), j);
-        p.v[t] = tm.cell(l0 + cl.lane, c0 + cl.column);
+        x = tm.cell(acc.lane(cl.lane), c0 + cl.column);
       } else {
         const TmemLdStMap::Cell lo = map.locate(uint32_t(t), j, 0), hi = map.locate(uint32_t(t), j, 1);
-        p.v[t] = (tm.cell(l0 + lo.lane, c0 + lo.column) & 0xffffu) |
-                 (uint64_t{tm.cell(l0 + hi.lane, c0 + hi.column) & 0xffffu} << 16);
+        x = (tm.cell(acc.lane(lo.lane), c0 + lo.column) & 0xffffu) |
+            ((tm.cell(acc.lane(hi.lane), c0 + hi.column) & 0xffffu) << 16);
       }
+      v[size_t{j} * 32 + uint32_t(t)] = x;
     });
-    if (p.mask) ws.ld_regs.push_back(p);
+  for (uint32_t j = 0; j < nregs; ++j) {
+    const ExecOperand& o = c.op(in, 1 + j);
+    if (o.is_sink) continue;
+    uint64_t* d = c.dst(o.ref);
+    for_lanes(c.mask, [&](int t) { d[t] = v[size_t{j} * 32 + uint32_t(t)]; });
   }
   ws.ld_src = in.src;
   ws.ld_ranges.push_back(acc.range);
-  c.warp->reg_watch = ws.ld_regs.empty() ? nullptr : tcgen05_check_early_read;
 }
 
 void exec_st(ExecCtx& c, const ExecInstr& in) {
   const TmemLdStMap map = map_of(in);
-  const Access acc = begin_access(c, in, map, "tcgen05.st");
+  const std::optional<Access> a = begin_access(c, in, map, "tcgen05.st");
+  if (!a) return;
+  const Access& acc = *a;
   TensorCore& tc = c.sm->tensor_core();
   TcWarpState& ws = tc.cta(*c.cta).warp(c.warp->id());
   for (const TmemRange& r : ws.ld_ranges)
     if (r.overlaps(acc.range)) {
-      report(c, Rule::TmemStWar, __builtin_ctz(c.mask),
-                "tcgen05.st overwrites TMEM cells that an earlier tcgen05.ld of this warp reads, without "
-                "tcgen05.wait::ld in between: a write-after-read hazard (PTX ISA §9.7.16.6.4, §9.7.16.8.5)");
+      report(c, Rule::TmemStWar, __builtin_ctz(c.mask), [&] {
+        return fmt::format("tcgen05.st overwrites TMEM cells that the tcgen05.ld at {} of this warp reads, without "
+                           "tcgen05.wait::ld in between: a write-after-read hazard (PTX ISA §9.7.16.6.4.5, "
+                           "§9.7.16.8.5)",
+                           site_of(*c.launch, ws.ld_src).str());
+      }, ws.ld_src);
       break;
     }
   for (uint32_t col = acc.range.col0; col < acc.range.col0 + acc.range.cols; ++col)
@@ -155,20 +224,20 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
   Tmem& tm = tc.tmem();
   const uint32_t nregs = map.registers();
   const bool pack = map.packed();
-  const uint32_t l0 = acc.range.lane0, c0 = acc.range.col0;
+  const uint32_t c0 = acc.range.col0;
   for (uint32_t j = 0; j < nregs; ++j) {
     const uint64_t* v = c.src(c.op(in, 1 + j).ref);
     for_lanes(c.mask, [&](int t) {
       const uint32_t x = static_cast<uint32_t>(v[t]);
       if (!pack) {
         const TmemLdStMap::Cell cl = map.locate(uint32_t(t), j);
-        tm.cell(l0 + cl.lane, c0 + cl.column) = x;
+        tm.cell(acc.lane(cl.lane), c0 + cl.column) = x;
       } else {
         // .unpack::16b: each half into the low 16 bits of its cell; the high 16 bits are written as
         // zero (the spec does not say; UNCONFIRMED, isa/layouts/tmem_ld_st.h).
         const TmemLdStMap::Cell lo = map.locate(uint32_t(t), j, 0), hi = map.locate(uint32_t(t), j, 1);
-        tm.cell(l0 + lo.lane, c0 + lo.column) = x & 0xffffu;
-        tm.cell(l0 + hi.lane, c0 + hi.column) = x >> 16;
+        tm.cell(acc.lane(lo.lane), c0 + lo.column) = x & 0xffffu;
+        tm.cell(acc.lane(hi.lane), c0 + hi.column) = x >> 16;
       }
     });
   }

@@ -15,7 +15,7 @@
 // looks for hazards; the arithmetic (models::mma DotEngine::tile, the sm_100a tcgen05 parameter
 // rows) and the TMEM writes happen at completion on the simulated clock (sim/units/tensor_core.h).
 //
-// cta_group::2 (§9.7.16.5, tcgen05.md §4.1): the CTA pair acts as one MMA; pair position
+// cta_group::2 (§9.7.16.5, docs/tensor_memory.md §2): the CTA pair acts as one MMA; pair position
 // v = %cluster_ctarank & 1 supplies rows [v*M/2, (v+1)*M/2) of A and columns [v*N/2, (v+1)*N/2) of
 // B from its own shared memory at the same descriptor addresses, and holds its part of D in its own
 // Tensor Memory at the same d-tmem address (layouts A and B). Issued by one thread of either CTA.
@@ -58,7 +58,7 @@ using isa::ptx::OperandKind;
 using isa::ptx::Type;
 
 // Zero-column mask descriptor of tcgen05.mma.ws (PTX ISA §9.7.16.4.3 Table 45; field names as
-// PTX's example 2 resolves them, tcgen05.md §14).
+// PTX's example 2 resolves them, docs/tensor_memory.md §6).
 #define TCSIM_ZERO_COLUMN_MASK_FIELDS(X)                                                 \
   X(start_count0, 0, 8, "sub-mask 0: columns of its first span already consumed")        \
   X(start_count1, 8, 8, "sub-mask 1: columns of its first span already consumed")        \
@@ -80,6 +80,8 @@ enum : uint64_t {
   kAuxScale = 1u << 4,    // has scale-input-d (value in bits 8-11)
   kAuxZcm = 1u << 5,      // has zero-column-mask-desc
   kAuxEnableNeg = 1u << 6,
+  kAuxEnableImm = 1u << 7,   // enable-input-d given as an integer immediate (value: bit 20)
+  kAuxEnableImmTrue = 1u << 20,
 };
 // bits 12-14: kind; 16-19: arch.
 inline MmaKind aux_kind(uint64_t a) { return MmaKind((a >> 12) & 7); }
@@ -256,7 +258,7 @@ void check_tmem_columns(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, uin
                              u.tmem().describe_allocations()));
 }
 
-// RAW / WAR hazards against the tcgen05.ld/st of the CTA's warps (tcgen05.md §16 rules 33-34).
+// RAW / WAR hazards against the tcgen05.ld/st of the CTA's warps (docs/tensor_memory.md §5 rules 3-4).
 void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, const TmemRange& reads,
                         const TmemRange& writes, bool has_reads) {
   TcCtaState* st = u.find_cta(cta);
@@ -273,17 +275,8 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
                ws.st_src);
         return;
       }
-    for (const TmemRange& r : ws.ld_ranges)
-      if (r.overlaps(writes)) {
-        report(c, Rule::TmemMmaWarLd, lane,
-                  fmt::format("tcgen05.mma overwrites TMEM cells that warp {} of {} reads with tcgen05.ld ({}) not yet "
-                              "waited for with tcgen05.wait::ld: a write-after-read hazard (PTX ISA §9.7.16.6.4 "
-                              "pattern (e))",
-                              w, cta.name(), tc_source_text(*c.part, ws.ld_src)),
-               ws.ld_src);
-        return;
-      }
   }
+  tcgen05::check_ld_war(c, lane, u, cta, writes, "tcgen05.mma");
 }
 
 void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
@@ -302,7 +295,16 @@ void issue_one(ExecCtx& c, const ExecInstr& in, int lane) {
   const uint64_t b_raw = c.src(c.op(in, 2).ref)[lane];
   const uint64_t a_raw = a_tmem ? 0 : c.src(c.op(in, 1).ref)[lane];
   const uint32_t a_taddr = a_tmem ? static_cast<uint32_t>(mem::lane_address(c, c.op(in, 1), lane)) : 0;
-  {
+  if (aux & kAuxEnableImm) {
+    // ptxas takes an integer immediate for the predicate: 0 is false, anything else true (the SASS
+    // has !UPT / UPT; docs/hardware_tolerance.md).
+    op->enable_d = (aux & kAuxEnableImmTrue) != 0;
+    report(c, Rule::MmaImmediateEnableInputD, lane, [&] {
+      return fmt::format("enable-input-d is the integer immediate {} instead of a predicate; ptxas reads it as {}, "
+                         "and so does tcsim",
+                         c.prog->instr_of(in).ops[4 + ((aux & kAuxDisable) ? 1 : 0)].imm, op->enable_d);
+    });
+  } else {
     const ExecOperand& e = c.op(in, 4);
     const bool p = (c.pred(e.ref) >> lane) & 1;
     op->enable_d = (aux & kAuxEnableNeg) ? !p : p;
@@ -546,10 +548,15 @@ void bind_tcgen05_mma(BindCtx& b) {
     ++i;
   }
   if (i >= n) b.fail("tcgen05.mma: enable-input-d (a predicate) is missing");
-  bool neg = false;
-  ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
-  ops[4].is_pred = true;
-  if (neg) aux |= kAuxEnableNeg;
+  if (b.operand(static_cast<int>(i)).kind == OperandKind::Imm) {
+    // Not a predicate, but ptxas accepts it (0 false, else true): a finding at run time.
+    aux |= kAuxEnableImm | (b.operand(static_cast<int>(i)).imm != 0 ? uint64_t{kAuxEnableImmTrue} : 0);
+  } else {
+    bool neg = false;
+    ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
+    ops[4].is_pred = true;
+    if (neg) aux |= kAuxEnableNeg;
+  }
   ++i;
   if (i < n) {
     if (ws) {

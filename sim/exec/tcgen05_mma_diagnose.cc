@@ -18,9 +18,11 @@
 #include <fmt/format.h>
 
 #include "isa/descriptors/smem_desc.h"
+#include "isa/descriptors/tensor_map.h"
 #include "isa/layouts/canonical_layout.h"
 #include "sim/report/report.h"
 #include "sim/exec/tcgen05_common.h"
+#include "sim/launch_state.h"
 #include "sim/units/smem_origin.h"
 
 namespace tcsim::sim::tcgen05 {
@@ -81,9 +83,16 @@ uint64_t with_field(uint64_t raw, int lo, int width, uint64_t v) {
 
 }  // namespace
 
+bool misreads(const SmemOrigin& o, const char*, isa::Major major, isa::ElementFormat fmt, uint32_t rows, uint32_t K,
+              const std::vector<isa::SmemLocation>& plan) {
+  if (o.empty() || fmt.bits < 8 || plan.empty()) return false;
+  const Misread m = check(o, plan, rows, K, fmt.bits / 8, major);
+  return !m.consistent && !m.unknown;
+}
+
 std::string misread_report(const SmemOrigin& o, uint32_t smem, const char* name, uint64_t raw, isa::Arch arch,
                           isa::Major major, isa::ElementFormat fmt, uint32_t rows, uint32_t K,
-                          const std::vector<isa::SmemLocation>& plan) {
+                          const std::vector<isa::SmemLocation>& plan, const std::string& tensor_map) {
   if (o.empty() || fmt.bits < 8 || plan.empty()) return {};
   const uint32_t eb = fmt.bits / 8;
   const Misread m = check(o, plan, rows, K, eb, major);
@@ -103,10 +112,11 @@ std::string misread_report(const SmemOrigin& o, uint32_t smem, const char* name,
   const isa::SmemDesc sd = isa::decode_smem_desc(raw, arch);
   std::string msg = fmt::format(
       "tcgen05.mma operand {} (descriptor 0x{:016x}: {}-major, layout {}, LBO {} B, SBO {} B, base offset {}) "
-      "misreads the tile TMA loaded: {}[{}][{}] expected (global 0x{:x}), {}[{}][{}] read (global 0x{:x}), the "
+      "misreads the tile TMA loaded{}: {}[{}][{}] expected (global 0x{:x}), {}[{}][{}] read (global 0x{:x}), the "
       "first misread element in row order of this MMA",
       name, raw, major == isa::Major::K ? "K" : "MN", isa::smem_desc_layout_name(sd), sd.lbo, sd.sbo,
-      sd.base_offset, name, m.r, m.k, m.expected, name, rr, kk, m.got);
+      sd.base_offset, tensor_map.empty() ? std::string() : " through " + tensor_map, name, m.r, m.k, m.expected,
+      name, rr, kk, m.got);
   // Which single field, changed, reads every element where TMA put it?
   std::string fix;
   auto works = [&](uint64_t cand) {
@@ -119,9 +129,10 @@ std::string misread_report(const SmemOrigin& o, uint32_t smem, const char* name,
     if (code == sd.raw_layout_code) continue;
     const uint64_t cand = with_field(raw, 61, 3, static_cast<uint64_t>(code));
     if (works(cand)) {
-      fix = fmt::format("descriptor bits 61-63 (layout type) = {} ({}), but TMA wrote these bytes with {} swizzle: "
+      fix = fmt::format("descriptor bits 61-63 (layout type) = {} ({}), but TMA wrote these bytes with {} swizzle{}: "
                         "layout type {} ({}) reads every element where TMA put it",
-                        sd.raw_layout_code, isa::smem_desc_layout_name(sd), tma_swizzle_name(c0->swizzle), code,
+                        sd.raw_layout_code, isa::smem_desc_layout_name(sd), tma_swizzle_name(c0->swizzle),
+                        tensor_map.empty() ? std::string() : fmt::format(" ({} field swizzle)", tensor_map), code,
                         isa::smem_desc_layout_name(isa::decode_smem_desc(cand, arch)));
       break;
     }
@@ -152,15 +163,43 @@ std::string misread_report(const SmemOrigin& o, uint32_t smem, const char* name,
   return msg + " (PTX ISA §9.7.16.4.1 Table 40, §9.7.16.3 canonical layouts)";
 }
 
+namespace {
+
+// "tensor map `tmA`" (a label the launch gave to its bytes in the parameter buffer) or "the tensor map
+// at kernel-parameter offset N" for the map whose tensor holds global address `g` with swizzle
+// `swizzle` (SmemOriginChunk numbering), or empty. Called only when a report is written.
+std::string tensor_map_name(const LaunchState& L, uint64_t g, uint8_t swizzle) {
+  auto holds = [&](uint32_t off) -> bool {
+    if (off + isa::kTensorMapBytes > L.params.size()) return false;
+    auto p = isa::decode_tensor_map(std::span(L.params).subspan(off, isa::kTensorMapBytes));
+    if (!p || static_cast<uint8_t>(p->swizzle) != swizzle || g < p->global_address) return false;
+    uint64_t extent = p->rank > 1 ? p->global_strides[p->rank - 2] * p->global_dim[p->rank - 1] : p->global_dim[0] * 16;
+    return g - p->global_address < extent;
+  };
+  for (const LaunchConfig::ParamLabel& l : L.cfg.param_labels)
+    if (l.size == isa::kTensorMapBytes && holds(l.offset)) return fmt::format("tensor map `{}`", l.name);
+  for (uint32_t off = 0; off + isa::kTensorMapBytes <= L.params.size(); off += 64)
+    if (holds(off)) return fmt::format("the tensor map at kernel-parameter offset {}", off);
+  return {};
+}
+
+}  // namespace
+
 void diagnose_operand(ExecCtx& c, int lane, const Cta& cta, const char* name, uint64_t raw, isa::Arch arch,
                       isa::Major major, isa::ElementFormat fmt, uint32_t rows, uint32_t K,
-                      const std::vector<isa::SmemLocation>& plan, std::set<std::pair<uint64_t, char>>& seen) {
+                      const std::vector<isa::SmemLocation>& plan, std::map<std::pair<uint64_t, char>, bool>& seen) {
   const SmemOrigin* o = cta.smem_origin_if_any();
   if (!o || o->empty()) return;
-  // One verdict per descriptor value and operand per CTA (a pipelined kernel reuses a few values).
-  if (!seen.emplace(raw, name[0]).second) return;
-  const std::string msg = misread_report(*o, cta.smem_bytes(), name, raw, arch, major, fmt, rows, K, plan);
-  if (!msg.empty()) report(c, Rule::MmaDescriptorMisread, lane, msg, kNoSite, static_cast<uint32_t>(name[0]));
+  // One verdict per descriptor value and operand per CTA (a pipelined kernel reuses a few values);
+  // every MMA that misreads is counted in the finding of its (instruction, operand).
+  auto [it, fresh] = seen.try_emplace({raw, name[0]}, false);
+  if (fresh) it->second = misreads(*o, name, major, fmt, rows, K, plan);
+  if (!it->second) return;
+  report(c, Rule::MmaDescriptorMisread, lane, [&] {
+    const SmemOriginChunk* c0 = plan.empty() ? nullptr : o->chunk(plan[0].byte);
+    const std::string map = c0 ? tensor_map_name(*c.launch, o->global_of(plan[0].byte), c0->swizzle) : std::string();
+    return misread_report(*o, cta.smem_bytes(), name, raw, arch, major, fmt, rows, K, plan, map);
+  }, kNoSite, static_cast<uint32_t>(name[0]));
 }
 
 }  // namespace tcsim::sim::tcgen05

@@ -75,7 +75,6 @@ void exec_cp_fenceproxy(ExecCtx& c, const ExecInstr& in) {
     read_map(c, lane, Space::SharedCta, src, m, gc);
     write_map(c, lane, Space::Global, dst, m, gc);
   });
-  c.part->count_fence();
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "sim/cluster.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
+#include "sim/report/report.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim::mem {
@@ -54,12 +55,22 @@ inline SharedTarget resolve_cluster_shared(ExecCtx& c, int lane, uint64_t addr, 
                              "(rank 0..{}; PTX ISA §9.7.9.23 mapa; the H200 fails the launch)", what, addr, rank,
                              cl.size(), cl.size() == 1 ? "" : "s", cl.size() - 1));
   Cta* t = cl.cta(rank);
-  if (!t || t->done())
-    c.fail(lane, fmt::format("{}: {} accesses the shared memory of {}, which exited at cycle {}: a CTA's "
-                             "distributed shared memory is released when it exits, so peers must finish with it "
-                             "first (a barrier.cluster before the exit; PTX ISA §9.7.13.3)",
-                             what, cl.cta_name(own), cl.cta_name(rank),
-                             cl.exited_at(rank).is_never() ? 0 : cl.exited_at(rank).count()));
+  if (!t || t->done()) {
+    // After the target's exit: unordered with it by definition (sim/cluster.h); the GPU runs such
+    // kernels, so the access goes to the exited CTA's shared memory, kept while its cluster runs.
+    if (!t) t = cl.exited_cta(rank);
+    if (!t)
+      c.fail(lane, fmt::format("{}: {} accesses the shared memory of {}, which exited at cycle {} and is gone", what,
+                               cl.cta_name(own), cl.cta_name(rank),
+                               cl.exited_at(rank).is_never() ? 0 : cl.exited_at(rank).count()));
+    report(c, Rule::DsmemExitUnordered, lane, [&] {
+      return fmt::format("{} accesses the shared memory of {}, which exited at cycle {}: nothing orders this {} before "
+                         "that exit (barrier.cluster, or mbarrier release and acquire). The GPU performs the access "
+                         "(docs/cluster_lifetime.md); so does tcsim",
+                         cl.cta_name(own), cl.cta_name(rank), t->finished_at().count(), what);
+    });
+    return {t, offset, rank, true};
+  }
   RemoteAccess ra;
   ra.valid = true;
   ra.epoch = cl.clock(own).t[own];

@@ -50,6 +50,20 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string labe
   return addr::kGlobalBase + off;
 }
 
+bool GlobalMemory::release(uint64_t base) {
+  auto it = std::lower_bound(allocs_.begin(), allocs_.end(), base,
+                             [](const Allocation& al, uint64_t a) { return al.base < a; });
+  if (it == allocs_.end() || it->base != base) return false;
+  // Whole pages inside the allocation return to the OS (zero-filled if ever touched again).
+  const uint64_t page = 4096, lo = (base + page - 1) & ~(page - 1), hi = (base + it->size) & ~(page - 1);
+  if (hi > lo) madvise(host(lo), hi - lo, MADV_DONTNEED);
+  const auto pos = std::upper_bound(freed_.begin(), freed_.end(), base,
+                                    [](uint64_t a, const Allocation& al) { return a < al.base; });
+  freed_.insert(pos, std::move(*it));
+  allocs_.erase(it);
+  return true;
+}
+
 const Allocation* GlobalMemory::find(uint64_t addr, uint64_t size) const {
   auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
                              [](uint64_t a, const Allocation& al) { return a < al.base; });
@@ -60,6 +74,13 @@ const Allocation* GlobalMemory::find(uint64_t addr, uint64_t size) const {
 }
 
 std::string GlobalMemory::describe_miss(uint64_t addr, uint64_t size) const {
+  {
+    auto it = std::upper_bound(freed_.begin(), freed_.end(), addr,
+                               [](uint64_t a, const Allocation& al) { return a < al.base; });
+    if (it != freed_.begin() && addr - (it - 1)->base < std::max<uint64_t>((it - 1)->size, 1))
+      return fmt::format("the access is {} bytes into {} [0x{:x}, 0x{:x}), which was freed", addr - (it - 1)->base,
+                         (it - 1)->label, (it - 1)->base, (it - 1)->base + (it - 1)->size);
+  }
   if (allocs_.empty()) return "no device memory is allocated";
   auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
                              [](uint64_t a, const Allocation& al) { return a < al.base; });

@@ -26,6 +26,11 @@ class GlobalMemory {
   // Returns the device address; throws std::runtime_error (one clear line) when the arena is full.
   uint64_t allocate(uint64_t bytes, uint64_t align, std::string label, bool is_const = false);
 
+  // Removes the allocation starting at `base` (false if there is none): accesses to it then miss
+  // and describe_miss names it as freed; its pages go back to the OS. Addresses are never reused
+  // (bump allocation), so a stale pointer can never reach a newer allocation.
+  bool release(uint64_t base);
+
   // The allocation containing [addr, addr+size), or nullptr.
   const Allocation* find(uint64_t addr, uint64_t size) const;
   // Why [addr, addr+size) is not accessible: names the nearest allocation and the distance.
@@ -43,6 +48,7 @@ class GlobalMemory {
   uint64_t reserved_ = 0;
   uint64_t top_ = 0;  // offset of the first free byte
   std::vector<Allocation> allocs_;  // sorted by base (bump allocation keeps them sorted)
+  std::vector<Allocation> freed_;   // released allocations, sorted by base
 };
 
 }  // namespace tcsim::sim

@@ -22,17 +22,11 @@ void StoreOverlay::write(const GlobalMemory& gm, uint64_t addr, const void* src,
   for (uint64_t b = off; b < off + size; ++b) p->dirty[b >> 6] |= uint64_t{1} << (b & 63);
 }
 
-void StoreOverlay::reduce(const GlobalMemory& gm, uint64_t addr, uint32_t size, ReduceFn fn, const uint8_t* operand,
-                          uint32_t aux) {
+uint8_t* StoreOverlay::rmw_view(const GlobalMemory& gm, uint64_t addr) {
   const uint64_t page = addr >> kPageBits;
   Page* p = const_cast<Page*>(find(page));
   if (!p) p = insert(gm, page);
-  const uint64_t off = addr & (kPageSize - 1);
-  fn(p->data + off, operand, aux);
-  if (dirty(*p, off, size)) return;  // this partition's own store: the result is an ordinary write
-  Reduction r{addr, size, aux, fn, {}};
-  std::memcpy(r.operand, operand, size);
-  reductions_.push_back(r);
+  return p->data + (addr & (kPageSize - 1));
 }
 
 void StoreOverlay::commit(GlobalMemory& gm) {
@@ -51,12 +45,6 @@ void StoreOverlay::commit(GlobalMemory& gm) {
       }
     }
   }
-  for (const Reduction& r : reductions_) {
-    const Page* p = find(r.addr >> kPageBits);
-    if (p && dirty(*p, r.addr & (kPageSize - 1), r.size)) continue;  // overwritten by a later store
-    r.fn(gm.host(r.addr), r.operand, r.aux);
-  }
-  reductions_.clear();
   pages_.clear();
   last_page_ = ~uint64_t{0};
   last_ = nullptr;

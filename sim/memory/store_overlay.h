@@ -59,16 +59,16 @@ class StoreOverlay {
     }
   }
   void write(const GlobalMemory& gm, uint64_t addr, const void* src, uint32_t size);
-  // A read-modify-write whose result must combine with other partitions' (global reductions:
-  // cp.reduce.async.bulk{.tensor}): fn(bytes, operand, aux) is applied to this overlay's view at
-  // once (the partition sees its own reductions) and, unless this partition already stored to those
-  // bytes in this quantum (then it is an ordinary write), logged; commit() replays the log on global
-  // memory after the plain stores, so reductions of several partitions combine in partition order
-  // instead of overwriting each other. A log entry whose bytes a later plain store of the same
-  // partition overwrote is dropped. size <= 8, naturally aligned.
-  using ReduceFn = void (*)(uint8_t* bytes, const uint8_t* operand, uint32_t aux);
-  void reduce(const GlobalMemory& gm, uint64_t addr, uint32_t size, ReduceFn fn, const uint8_t* operand, uint32_t aux);
-  // Applies the dirty bytes to global memory, then the logged reductions, and clears the overlay.
+  // The overlay's bytes at `addr` for a read-modify-write its partition sees at once (bulk
+  // reductions: sim/memory/rmw_log.h), without marking them stored: the operation reaches global
+  // memory through the RMW log, not through commit(). Naturally aligned, at most 8 bytes.
+  uint8_t* rmw_view(const GlobalMemory& gm, uint64_t addr);
+  // Whether this partition stored to any of the `size` bytes at `addr` in this quantum.
+  bool dirty(uint64_t addr, uint32_t size) const {
+    const Page* p = find(addr >> kPageBits);
+    return p && dirty(*p, addr & (kPageSize - 1), size);
+  }
+  // Applies the dirty bytes to global memory and clears the overlay.
   void commit(GlobalMemory& gm);
 
  private:
@@ -86,19 +86,12 @@ class StoreOverlay {
     last_ = it == pages_.end() ? nullptr : it->second.get();
     return last_;
   }
-  struct Reduction {
-    uint64_t addr;
-    uint32_t size, aux;
-    ReduceFn fn;
-    uint8_t operand[8];
-  };
   bool dirty(const Page& p, uint64_t off, uint32_t size) const {
     for (uint64_t b = off; b < off + size; ++b)
       if (p.dirty[b >> 6] >> (b & 63) & 1) return true;
     return false;
   }
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
-  std::vector<Reduction> reductions_;
   mutable uint64_t last_page_ = ~uint64_t{0};
   mutable Page* last_ = nullptr;
 };

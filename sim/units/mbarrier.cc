@@ -223,7 +223,7 @@ void MbarrierUnit::inval(uint32_t addr, Cycles now) {
 }
 
 void MbarrierUnit::check_lapping(Mbarrier& b, const char* what, Cycles now) {
-  // §9.7.13.15.4 (ref/tma-mbarrier.md §1.1): the completion of every phase must be observed by a
+  // §9.7.13.15.4 (docs/tma_and_mbarrier.md §4): the completion of every phase must be observed by a
   // test_wait/try_wait before anything arrives on the next one, or parity waits cannot tell the
   // phases apart.
   if (b.phase == 0 || b.observed >= b.phase || b.lapped_warned == b.phase + 1) return;
@@ -239,6 +239,15 @@ void MbarrierUnit::observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread) {
   if (thread < b.lane_seen.size() && b.lane_seen[thread] < phase_seen + 1) b.lane_seen[thread] = phase_seen + 1;
   // acquire: the phase's release clocks become the waiter's (DSMEM exit ordering)
   owner_->cluster().acquire(owner_->cluster_rank(), b.done);
+}
+
+void MbarrierUnit::note_update(Mbarrier& b, const char* what, Cycles now) {
+  if (b.last.what != what) b.last.what = what;  // the same few texts: no allocation per update
+  b.last.at = now;
+  const Warp* w = owner_->sm().partition().executing();
+  b.last.src = w && w->current() ? w->current()->src + 1 : 0;
+  b.last.warp = w ? static_cast<int32_t>(w->id()) : -1;
+  b.last.cta = w ? w->cta().ctaid() : Dim3{};
 }
 
 void MbarrierUnit::after_update(Mbarrier& b, bool completed, Cycles now) {
@@ -258,6 +267,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
                               uint32_t from_rank, const char* what, Cycles now) {
   Mbarrier& b = live(addr, what);
   check_lapping(b, what, now);
+  note_update(b, what, now);
   uint64_t token = 0;
   bool completed;
   try {
@@ -275,6 +285,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
 void MbarrierUnit::arrive_released(uint32_t addr, uint32_t count, const VClock* release, const char* what, Cycles now) {
   Mbarrier& b = live(addr, what);
   check_lapping(b, what, now);
+  note_update(b, what, now);
   bool completed;
   try {
     completed = b.arrive(count, 0, false, false, nullptr);
@@ -287,6 +298,7 @@ void MbarrierUnit::arrive_released(uint32_t addr, uint32_t count, const VClock* 
 
 void MbarrierUnit::expect_tx(uint32_t addr, uint32_t tx, Cycles now) {
   Mbarrier& b = live(addr, "mbarrier.expect_tx");
+  note_update(b, "mbarrier.expect_tx", now);
   bool completed;
   try {
     completed = b.expect_tx(tx);
@@ -298,6 +310,7 @@ void MbarrierUnit::expect_tx(uint32_t addr, uint32_t tx, Cycles now) {
 
 void MbarrierUnit::complete_tx(uint32_t addr, uint32_t tx, const VClock* release, const char* what, Cycles now) {
   Mbarrier& b = live(addr, what);
+  note_update(b, what, now);
   bool completed;
   try {
     completed = b.complete_tx(tx);

@@ -72,6 +72,15 @@ struct Mbarrier {
   VClock accum, done;      // release clocks of the current / the last completed phase
   // Per thread (warp * 32 + lane): 1 + the last phase this thread saw complete (stale-parity check).
   std::vector<uint32_t> lane_seen;
+  // The last update, for the deadlock report ("who last arrived"): what it was, when, and, when a
+  // thread's instruction made it (not an asynchronous engine's event), which one and where.
+  struct LastUpdate {
+    std::string what;            // "mbarrier.arrive", "tcgen05.commit", a TMA load, ...
+    Cycles at;
+    uint32_t src = 0;            // Program::sources index + 1 (0: an engine's completion event)
+    int32_t warp = -1;
+    Dim3 cta{};                  // the updating thread's CTA (grid coordinates)
+  } last;
 
   // §9.7.13.15.9: phase 0, expected = pending = count, tx-count 0.
   static Mbarrier make(uint32_t addr, uint32_t count);
@@ -152,6 +161,7 @@ class MbarrierUnit {
   void store_word(const Mbarrier& b);
   bool has_waiters(uint32_t addr) const;
   void after_update(Mbarrier& b, bool completed, Cycles now);
+  void note_update(Mbarrier& b, const char* what, Cycles now);
   void check_lapping(Mbarrier& b, const char* what, Cycles now);
   void observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread);
   void warn(Rule rule, Cycles now, const std::string& msg) const;

@@ -7,21 +7,18 @@
 #include "sim/exec/exec.h"
 #include "sim/address_space.h"
 #include "sim/memory/dsmem.h"
+#include "sim/memory/shared_operand.h"
 #include "sim/partition.h"
 #include "sim/units/mbarrier.h"
 
 namespace tcsim::sim {
 
 // PTX ISA §9.7.16.12.1: the mbarrier operand of tcgen05.commit is a .shared::cluster address (or a
-// generic address in the shared window); an address outside it is undefined behaviour: reported.
+// generic address in the shared window); the hardware reads its low 32 bits whatever the form
+// (sim/memory/shared_operand.h: the other kind is a finding); an address in no shared window is
+// undefined behaviour: reported.
 MbarrierTarget resolve_mbarrier(ExecCtx& c, int lane, uint64_t addr, bool generic, const char* what) {
-  if (generic) {
-    if (addr::classify(addr) != addr::Window::Shared)
-      c.fail(lane, fmt::format("{}: the generic mbarrier address 0x{:x} is not in shared memory (PTX ISA "
-                               "§9.7.16.12.1)",
-                               what, addr));
-    addr = mem::generic_to_shared(addr);
-  }
+  addr = mem::shared_operand(c, lane, addr, generic, what);
   const mem::SharedTarget t = mem::resolve_cluster_shared(c, lane, addr, what);
   return {t.rank, t.offset};
 }

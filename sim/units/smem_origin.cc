@@ -19,10 +19,6 @@ void SmemOrigin::note(uint32_t off, uint64_t global, uint32_t bytes, uint32_t pi
   }
 }
 
-void note_smem_origin(Cta& cta, uint32_t off, uint64_t global, uint32_t bytes, uint32_t pitch, uint8_t swizzle) {
-  cta.smem_origin().note(off, global, bytes, pitch, swizzle);
-}
-
 void note_tma_box_origin(Cta& cta, const tma::TileBox& box) {
   const uint32_t bits = box.elem_bits();
   if (bits < 8) return;

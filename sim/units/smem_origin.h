@@ -46,10 +46,8 @@ class SmemOrigin {
   std::vector<SmemOriginChunk> chunks_;
 };
 
-// The TMA engine's hook (a no-op cost when nobody asks: one vector store per 16 bytes).
-void note_smem_origin(Cta& cta, uint32_t off, uint64_t global, uint32_t bytes, uint32_t pitch, uint8_t swizzle);
-// The same for every in-bound 16-byte chunk of a tile-mode load box that just landed in `cta`
-// (elements of 8 bits or more; the box's rows are 16-byte granules in shared memory).
+// The TMA engine's hook: notes every in-bound 16-byte chunk of a tile-mode load box that just landed
+// in `cta` (elements of 8 bits or more; the box's rows are 16-byte granules in shared memory).
 void note_tma_box_origin(Cta& cta, const tma::TileBox& box);
 
 }  // namespace tcsim::sim

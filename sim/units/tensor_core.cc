@@ -123,64 +123,6 @@ Cta* peer_cta(const Cta& c) { return cluster_cta(c, c.cluster_rank() ^ 1u); }
 
 std::string tc_source_text(const Partition& part, uint32_t src) { return site_of(part.launch(), src).str(); }
 
-namespace {
-
-bool uses_reg(const isa::ptx::Operand& o, isa::ptx::RegId r) {
-  if (o.kind == isa::ptx::OperandKind::Reg && o.reg == r) return true;
-  for (const auto& e : o.elems)
-    if (uses_reg(e, r)) return true;
-  return false;
-}
-
-}  // namespace
-
-void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in) {
-  TcWarpState& ws = c.sm->tensor_core().cta(*c.cta).warp(c.warp->id());
-  if (ws.ld_regs.empty()) {
-    c.warp->reg_watch = nullptr;
-    return;
-  }
-  const isa::ptx::Instr& ins = c.prog->instr_of(in);
-  if (ins.op == isa::ptx::Op::tcgen05_wait_ld) return;
-  if (c.prog->sources[in.src].function != ws.ld_function) return;
-  const isa::ptx::Function& f = c.prog->function_of(in);
-  for (const TcWarpState::PendingReg& p : ws.ld_regs) {
-    if (!(p.mask & c.mask)) continue;
-    bool hit = ins.guard == p.reg;
-    for (const auto& o : ins.ops) hit = hit || uses_reg(o, p.reg);
-    if (!hit) continue;
-    const std::string name = p.reg < f.regs.size() ? f.regs[p.reg].name : std::string("a register");
-    report(c, Rule::TmemEarlyRegisterUse, __builtin_ctz(p.mask & c.mask),
-              fmt::format("uses {} before tcgen05.wait::ld: it is a destination of the tcgen05.ld at {}, whose "
-                          "result is undefined until tcgen05.wait::ld (PTX ISA §9.7.16.8.3, §9.7.16.8.5); "
-                          "tcsim leaves the register's old value there until the wait",
-                          name, site_of(*c.launch, ws.ld_src).str()),
-           ws.ld_src);
-    return;
-  }
-}
-
-void tc_check_warp_access(ExecCtx& c, const TmemRange& r, uint32_t taddr, const char* what) {
-  const uint32_t w = c.warp->id(), q = w % 4, lo = 32 * q;
-  const int lane = __builtin_ctz(c.mask);
-  if (r.lane0 < lo || r.lane0 + r.lanes > lo + 32)
-    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} (lane {}, column {}) touches lanes {}-{}, but warp {} "
-                             "(warp id % 4 = {}) may access only lanes {}-{} (PTX ISA §9.7.16.8.1)",
-                             what, taddr, taddr >> 16, taddr & 0xffff, r.lane0, r.lane0 + r.lanes - 1, w, q, lo,
-                             lo + 31));
-  if (r.col0 + r.cols > kTmemColumns)
-    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} reaches column {}, past the last column 511 (PTX ISA "
-                             "§9.7.16.1)",
-                             what, taddr, r.col0 + r.cols - 1));
-  TensorCore& tc = c.sm->tensor_core();
-  if (!tc.tmem().find(c.cta, r.col0, r.cols))
-    c.fail(lane, fmt::format("{} at TMEM address 0x{:08x} reads or writes columns {}-{}, which are not allocated "
-                             "to this CTA (allocations on SM {}: {}); TMEM must be allocated with tcgen05.alloc "
-                             "before it is accessed (PTX ISA §9.7.16.7.1)",
-                             what, taddr, r.col0, r.col0 + r.cols - 1, c.sm->id(),
-                             tc.tmem().describe_allocations()));
-}
-
 void tc_note_cta_group(ExecCtx& c, const ExecInstr& in, int cta_group) {
   TcCtaState& s = c.sm->tensor_core().cta(*c.cta);
   if (s.cta_group == 0) {

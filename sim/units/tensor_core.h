@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -53,17 +54,9 @@ struct TmemRange {
   }
 };
 
-// What one warp has in flight with tcgen05.ld / tcgen05.st (§9.7.16.8.3-5).
+// What one warp has in flight with tcgen05.ld / tcgen05.st (§9.7.16.8.3-5). The registers of a
+// tcgen05.ld hold their values at once (§9.7.16.6.4.5); what stays pending is the TMEM side.
 struct TcWarpState {
-  // tcgen05.ld destination registers: their values land at tcgen05.wait::ld.
-  struct PendingReg {
-    Ref slot = 0;
-    isa::ptx::RegId reg = isa::ptx::kNoReg;  // for the early-read check
-    uint32_t mask = 0;
-    uint64_t v[32] = {};
-  };
-  std::vector<PendingReg> ld_regs;
-  uint32_t ld_function = 0;          // isa function of the pending registers
   uint32_t ld_src = 0;               // Program::sources index of the last pending tcgen05.ld
   std::vector<TmemRange> ld_ranges;  // cells read by tcgen05.ld not yet waited for (WAR check)
   std::vector<TmemRange> st_ranges;  // cells written by tcgen05.st not yet waited for (RAW check)
@@ -94,7 +87,7 @@ struct TcCtaState {
     Warp* warp = nullptr;
   } dealloc;
   std::vector<Cycles> thread_last_done;  // per thread: completion of its last async tcgen05 op
-  std::set<std::pair<uint64_t, char>> diagnosed;  // (descriptor, operand) already checked for misreads
+  std::map<std::pair<uint64_t, char>, bool> diagnosed;  // (descriptor, operand) -> misreads? (judged once)
   std::vector<TcWarpState> warps;
   TcWarpState& warp(uint32_t w) { return warps[w]; }
 };
@@ -150,14 +143,6 @@ Cta* cluster_cta(const Cta& c, uint32_t rank);
 // "file.ptx:L (file.cu:N) `text`" for a Program::sources index (messages about an earlier
 // instruction; findings themselves go through sim/report/report.h).
 std::string tc_source_text(const Partition& part, uint32_t src);
-
-// Called by Warp::step while the warp has tcgen05.ld registers in flight: reports an instruction
-// that reads or writes one of them before tcgen05.wait::ld (§9.7.16.8.5).
-void tcgen05_check_early_read(ExecCtx& c, const ExecInstr& in);
-
-// The lane-access rule of §9.7.16.8.1 (warp w reaches lanes 32*(w%4) .. +31) and the allocation
-// rule (columns inside an allocation of this CTA) for a tcgen05.ld/st of `range`.
-void tc_check_warp_access(ExecCtx& c, const TmemRange& range, uint32_t taddr, const char* what);
 
 // The cta_group rule: every tcgen05 instruction of a kernel uses the same .cta_group (PTX ISA
 // §9.7.16.7.1 and each tcgen05 section). Checked at bind time over the whole function; at run time

@@ -1,6 +1,6 @@
 // Cycle counts of the tensor-core pipeline (sim/units/tensor_core.h). Data with sources; the
-// functional machine needs only their order of magnitude (completion events at plausible times),
-// the timing model of a later issue replaces them with measured values.
+// functional machine needs only their order of magnitude (completion events at plausible times);
+// a timing model will replace them with measured values.
 #pragma once
 #include <cstdint>
 

@@ -13,8 +13,8 @@
 // lowest free range aligned to min(nCols, 128) columns (a deterministic model choice, UNCONFIRMED
 // against hardware; CUTLASS never relies on the placement).
 //
-// Besides the cells the unit keeps, per column, the bookkeeping the checker needs (tcgen05.md §16
-// rules 32-34): how many asynchronous writers (tcgen05.mma/.cp/.shift) are in flight, when the last
+// Besides the cells the unit keeps, per column, the bookkeeping the checker needs (docs/tensor_memory.md §5
+// rules 1-4): how many asynchronous writers (tcgen05.mma/.cp/.shift) are in flight, when the last
 // one completed and which PTX line issued it.
 #pragma once
 #include <array>
@@ -38,7 +38,7 @@ struct TmemAllocation {
   const Cta* owner = nullptr;
 };
 
-// Per-column bookkeeping of asynchronous writers (checker; tcgen05.md §16 rules 32-35).
+// Per-column bookkeeping of asynchronous writers (checker; docs/tensor_memory.md §5).
 struct TmemColumnState {
   uint32_t in_flight = 0;       // async ops issued that write this column and have not completed
   Cycles last_write;            // completion cycle of the last async write (0: none yet)

@@ -17,6 +17,7 @@
 #include "sim/cta.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
+#include "sim/units/async_groups.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -50,8 +51,6 @@ struct Inflight {
 };
 
 struct WarpState {
-  uint64_t issued = 0;          // wgmma.mma_async operations issued by this warp
-  std::deque<uint64_t> groups;  // end (exclusive operation index) of each closed group not waited out
   bool fenced = false;
   bool fence_reported = false;
   std::deque<Inflight> inflight;
@@ -70,6 +69,7 @@ struct WarpgroupState {
 
 struct WgmmaState {
   std::vector<WarpgroupState> wg;
+  AsyncGroups groups;  // wgmma-groups, one owner per warp of the CTA (sim/units/async_groups.h)
 };
 
 namespace {
@@ -268,7 +268,7 @@ void compute(WgmmaOp& op, Cta& cta, const Program& prog) {
   // A: 64 x K
   if (f.a_regs) {
     // Register j of thread t: row 16w + g + 8(j & 1), bytes [4q + 16(j >> 1), +4) of the 32-byte
-    // K-step (§9.7.15.5.1.1; ref/wgmma-mma.md §1.5).
+    // K-step (§9.7.15.5.1.1; docs/mma_fragments.md §2).
     uint8_t bytes[64 * 32];
     for (int w = 0; w < 4; ++w)
       for (int lane = 0; lane < 32; ++lane)
@@ -365,9 +365,13 @@ void land(const std::weak_ptr<WgmmaState>& weak, Cta* cta, uint32_t g, Partition
     part->record_fault(now, cta->sm().id(), format_fault(*L, *op.warps[0], *op.instr, -1, now, f.what()));
   }
   const std::array<Warp*, 4> warps = op.warps;
+  const uint64_t seq = op.seq;
   wg.ops.pop_front();
   ++wg.completed;
-  for (Warp* w : warps) w->wake_async();
+  for (Warp* w : warps) {
+    s->groups.complete(w->id(), seq, now);
+    w->wake_async();
+  }
 }
 
 }  // namespace
@@ -378,27 +382,22 @@ void wgmma_fence(ExecCtx& c) {
 }
 
 void wgmma_commit(ExecCtx& c) {
-  const uint32_t g = warpgroup_of(c, "wgmma.commit_group");
-  WarpState& ws = state(c).wg[g].warp[c.warp->id() % 4];
-  ws.groups.push_back(ws.issued);  // possibly empty (§9.7.15.7.2)
+  (void)warpgroup_of(c, "wgmma.commit_group");
+  state(c).groups.commit(c.warp->id(), c.now);  // possibly empty (§9.7.15.7.2)
 }
 
 void wgmma_wait(ExecCtx& c, uint32_t pending_allowed) {
   const uint32_t g = warpgroup_of(c, "wgmma.wait_group");
-  WarpgroupState& wg = state(c).wg[g];
-  WarpState& ws = wg.warp[c.warp->id() % 4];
-  uint64_t required = 0;
-  if (ws.groups.size() > pending_allowed) {
-    required = ws.groups[ws.groups.size() - 1 - pending_allowed];
-    if (wg.completed < required) {
-      c.flow = Flow::WaitAsync;  // a completion wakes the warpgroup's warps
-      return;
-    }
-    while (!ws.groups.empty() && ws.groups.front() <= required) ws.groups.pop_front();
+  WgmmaState& st = state(c);
+  WarpState& ws = st.wg[g].warp[c.warp->id() % 4];
+  const AsyncGroups::Wait w = st.groups.wait(c.warp->id(), pending_allowed, false, c.now);
+  if (!w.ready) {
+    c.flow = Flow::WaitAsync;  // a completion wakes the warpgroup's warps
+    return;
   }
   // Registers of the operations this wait covers are the program's again.
   const size_t before = ws.inflight.size();
-  while (!ws.inflight.empty() && ws.inflight.front().seq < required) ws.inflight.pop_front();
+  while (!ws.inflight.empty() && ws.inflight.front().seq < w.covered) ws.inflight.pop_front();
   if (ws.inflight.size() != before) rebuild_watch(ws, *c.warp);
 }
 
@@ -429,7 +428,7 @@ void wgmma_issue(ExecCtx& c, const ExecInstr& in, const WgmmaForm& f) {
                              p, kSecMma));
     scale_d = (p != 0) != f.scale_d_negated;
   }
-  const uint64_t seq = ws.issued++;
+  const uint64_t seq = st.groups.add(c.warp->id());
   const size_t idx = static_cast<size_t>(seq - wg.completed);
   while (wg.ops.size() <= idx) {
     wg.ops.emplace_back();

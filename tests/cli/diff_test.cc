@@ -36,7 +36,7 @@ struct Dirs {
     std::filesystem::remove_all(root, ec);
   }
   std::string make(const std::string& name, const std::vector<OutputArray>& outs) const {
-    const RunInfo info{name == "hw" ? "tcsim-hw" : "tcsim", "sm_90a", "k.json", "kernel_k", {}, {}, {}, {}, {}};
+    const RunInfo info{name == "hw" ? "tcsim-hw" : "tcsim", "sm_90a", "k.json", "kernel_k", {}, {}, {}, {}, {}, {}};
     write_output_dir((root / name).string(), info, outs);
     return (root / name).string();
   }

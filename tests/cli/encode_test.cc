@@ -63,7 +63,7 @@ void refused(const std::string& args, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("encode smem-desc: hand-worked values (tcgen05.md §17 S1-S4, wgmma form)") {
+TEST_CASE("encode smem-desc: hand-worked values (docs/smem_layouts.md §7 S1-S4, wgmma form)") {
   CHECK(encode("smem-desc --arch sm_100a --addr 0x400 --lbo 16 --sbo 1024 --layout 128b") == "0x4000404000010040\n");
   CHECK(encode("smem-desc --arch sm_100a --addr 0x8000 --lbo 1024 --sbo 4096 --layout 128b") == "0x4000410000400800\n");
   CHECK(encode("smem-desc --arch sm_100a --addr 4096 --lbo 256 --sbo 128 --layout none") == "0x0000400800100100\n");
@@ -92,7 +92,7 @@ TEST_CASE("encode smem-desc: refusals") {
   refused("smem-desc --addr -16 --lbo 16 --sbo 1024 --layout 128b", "unexpected character '-'");
 }
 
-TEST_CASE("encode idesc: the worked examples of tcgen05.md §17 (E1-E10)") {
+TEST_CASE("encode idesc: the worked examples of docs/smem_layouts.md §7 (E1-E10)") {
   CHECK(encode("idesc --kind f16 --atype bf16 --btype bf16 --dtype f32 --m 128 --n 256") == "0x08400490\n");
   CHECK(encode("idesc --kind f16 --atype f16 --btype f16 --dtype f16 --m 64 --n 8") == "0x04020000\n");
   CHECK(encode("idesc --kind tf32 --atype tf32 --btype tf32 --dtype f32 --m 128 --n 128 --b-major mn") == "0x08210910\n");

@@ -58,7 +58,7 @@ set_tests_properties(kernels_tcgen05_gemm_pair_cases PROPERTIES PASS_REGULAR_EXP
 add_test(NAME kernels_tcgen05_swizzle_bug1
          COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_dir}/specs/gemm/swizzle_bug1.json)
 set_tests_properties(kernels_tcgen05_swizzle_bug1 PROPERTIES PASS_REGULAR_EXPRESSION
-  "as the bug demands.*B.1..0. expected .*B.0..8. read .*bits 61-63 .layout type. = 0 .none., but TMA wrote these bytes with the 128B swizzle: layout type 2")
+  "as the bug demands.*B.1..0. expected .*B.0..8. read .*bits 61-63 .layout type. = 0 .none., but TMA wrote these bytes with the 128B swizzle .tensor map `tm[AB]` field swizzle.: layout type 2")
 add_test(NAME kernels_tcgen05_swizzle_bug2
          COMMAND $<TARGET_FILE:tcsim> verify-case ${_tck_dir}/specs/gemm/swizzle_bug2.json)
 set_tests_properties(kernels_tcgen05_swizzle_bug2 PROPERTIES PASS_REGULAR_EXPRESSION

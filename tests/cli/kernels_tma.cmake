@@ -18,8 +18,7 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(kernels_tma_specs kernels_tma_model_selftest kernels_tma_model_all
                        PROPERTIES LABELS "kernels")
 else()
-  add_test(NAME kernels_tma_specs_SKIPPED
-           COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: no python3: kernels/tma launch specs and output model not checked")
+  tcsim_add_skipped_test(kernels_tma_specs_SKIPPED "no python3: kernels/tma launch specs and output model not checked")
 endif()
 
 include(${PROJECT_SOURCE_DIR}/kernels/ptx_tool.cmake)

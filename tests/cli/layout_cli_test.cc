@@ -1,6 +1,6 @@
 // `tcsim layout` and `tcsim check-layout` end to end (interfaces outside checks rely on: options,
 // output, exit codes 0 / 1 / 2). Expected addresses are the hand-worked values of
-// tests/isa/layout_canonical_test.cc and tcgen05.md §17 S1.
+// tests/isa/layout_canonical_test.cc and docs/smem_layouts.md §7 S1.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -42,7 +42,7 @@ Result tcsim(const std::string& args) {
 
 bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
-// tcgen05.md §17 S1: 128B-swizzled K-major bf16 tile at 0x400, SBO 1024 B.
+// docs/smem_layouts.md §7 S1: 128B-swizzled K-major bf16 tile at 0x400, SBO 1024 B.
 const std::string kS1 = "0x4000404000010040";
 
 }  // namespace
@@ -59,7 +59,7 @@ TEST_CASE("tcsim layout: the address table") {
 }
 
 TEST_CASE("tcsim layout --arch sm_90a reads the wgmma encoding of the same tile") {
-  // tcgen05.md §17 S1: the wgmma descriptor of the S1 tile is 0x4000004000010040 (128B = code 1 at
+  // docs/smem_layouts.md §7 S1: the wgmma descriptor of the S1 tile is 0x4000004000010040 (128B = code 1 at
   // bits 62-63, no version bit 46): same addresses as the tcgen05 descriptor.
   const Result a = tcsim("layout --desc 0x4000004000010040 --arch sm_90a --dtype bf16 --major k "
                          "--mn 16 --k 64 --json");

@@ -6,6 +6,5 @@ if(TCSIM_HAVE_NVCC)
                    ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/probes/tcgen05/tcgen05_tile.ptx -o
                    ${CMAKE_CURRENT_BINARY_DIR}/tcgen05_tile.cubin)
 else()
-  add_test(NAME probes_tcgen05_tile_ptxas_SKIPPED
-           COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: no nvcc/ptxas at ${TCSIM_CUDA_ROOT}")
+  tcsim_add_skipped_test(probes_tcgen05_tile_ptxas_SKIPPED "no nvcc/ptxas at ${TCSIM_CUDA_ROOT}")
 endif()

@@ -100,13 +100,13 @@ TEST_CASE("PTX worked examples: MN-major bf16, no swizzle / 32B / 64B") {
 }
 
 TEST_CASE("spot values worked by hand") {
-  // tcgen05.md S1: K-major SW128 bf16 128x64 tile at 0x400, SBO 1024 B (desc 0x4000404000010040).
+  // docs/smem_layouts.md §7 S1: K-major SW128 bf16 128x64 tile at 0x400, SBO 1024 B (desc 0x4000404000010040).
   const auto s1 = plan(desc(0x400, 16, 1024, SwizzleMode::B128), dense_format(16), Major::K);
   // (mn 9, k 13): 0x400 + (9/8)*1024 + (9%8)*128 + 13*2 = 2202 = 0x89A; phase (2202>>7)&7 = 1;
   // chunk (0x89A>>4)&7 = 1 -> 1^1 = 0 -> 0x88A.
   CHECK(s1.byte_address(9, 13) == 0x88A);
   CHECK(s1.max_k() == 64);
-  // Next K-step descriptor (start 0x420, tcgen05.md S1): (mn 3, k 0) = 0x420 + 3*128 = 0x5A0;
+  // Next K-step descriptor (start 0x420, docs/smem_layouts.md §7 S1): (mn 3, k 0) = 0x420 + 3*128 = 0x5A0;
   // phase (0x5A0>>7)&7 = 3, chunk (0x5A0>>4)&7 = 2 -> 2^3 = 1 -> 0x590 — the same byte as
   // element (3, 16) of the whole tile.
   const auto s1k = plan(desc(0x420, 16, 1024, SwizzleMode::B128), dense_format(16), Major::K);
@@ -121,7 +121,7 @@ TEST_CASE("spot values worked by hand") {
         CHECK(ks.byte_address(mn, k) == s1.byte_address(mn, 16 * step + k));
   }
 
-  // Base offset (tcgen05.md §7.3, measured): start 0x180, SW128. bo 3: phase ((0x180>>7)-3)&7 =
+  // Base offset (docs/smem_layouts.md §5, measured): start 0x180, SW128. bo 3: phase ((0x180>>7)-3)&7 =
   // 0 -> (0,0) at 0x180. bo 0: phase 3, chunk 0 -> 3 -> 0x180 ^ 0x30 = 0x1B0.
   CHECK(plan(desc(0x180, 16, 1024, SwizzleMode::B128, 3), dense_format(16), Major::K)
             .byte_address(0, 0) == 0x180);

@@ -30,7 +30,7 @@ bool has(const std::string& s, const std::string& what) { return s.find(what) !=
 }  // namespace
 
 TEST_CASE("consistent tiles") {
-  // bf16 64 x 128 box, SWIZZLE_128B, K-major SW128 descriptor with SBO 1024 (tcgen05.md S1).
+  // bf16 64 x 128 box, SWIZZLE_128B, K-major SW128 descriptor with SBO 1024 (docs/smem_layouts.md §7 S1).
   auto r = run(TmaSwizzle::B128, 64, 128, dense_format(16),
                desc(0x400, 16, 1024, SwizzleMode::B128), Major::K);
   CHECK(r.consistent);

@@ -81,7 +81,7 @@ TEST_CASE("swizzle permutations equal the PTX §5.5.7 tables") {
   const SwizzleBits atom = swizzle_bits(TmaSwizzle::B128Atom32B);
   for (uint32_t a = 0; a < 2048; ++a)
     CHECK(flip.apply(a) == (atom.apply(a) ^ (((a >> 7) & 1) ? 8u : 0u)));
-  // The MMA descriptor layouts are the same patterns (tcgen05.md §7.3).
+  // The MMA descriptor layouts are the same patterns (docs/smem_layouts.md §4).
   for (uint32_t a = 0; a < 4096; a += 16) {
     CHECK(swizzle_bits(SwizzleMode::B128).apply(a) == (a ^ ((a >> 3) & 0x70)));
     CHECK(swizzle_bits(SwizzleMode::B64).apply(a) == (a ^ ((a >> 3) & 0x30)));
@@ -223,7 +223,7 @@ TEST_CASE("a TMA-written tile reads back through the matching canonical descript
   };
   for (const Case& c : cases)
     // 1024-aligned, and 128-aligned but not 1024-aligned: TMA uses the absolute pattern, so the
-    // descriptor's base offset stays 0 (tcgen05.md §7.3).
+    // descriptor's base offset stays 0 (docs/smem_layouts.md §5).
     for (uint32_t dst : {0x2000u, 0x2180u}) {
       CAPTURE(tma_swizzle_name(c.tma));
       CAPTURE(int(c.major));

@@ -8,7 +8,7 @@ using namespace tcsim::isa;
 
 namespace {
 
-constexpr uint64_t kS1 = 0x4000404000010040;  // tcgen05.md §17 S1: legal on every sm_100 arch
+constexpr uint64_t kS1 = 0x4000404000010040;  // docs/smem_layouts.md §7 S1: legal on every sm_100 arch
 constexpr uint64_t kW1 = 0x4000004000010040;  // the same tile for wgmma
 
 bool has(const Violations& v, std::string_view section, std::string_view text) {

@@ -25,7 +25,7 @@ struct Worked {
 // sm_100 (tcgen05). Constants used below: version 1<<46 = 0x0000400000000000;
 // layouts 1<<61 = 0x2000.., 2<<61 = 0x4000.., 4<<61 = 0x8000.., 6<<61 = 0xC000...
 const Worked kSm100[] = {
-    // S1 (tcgen05.md §17): bf16 K-major SW128 tile at 0x400. start 0x400>>4 = 0x40; LBO 16>>4 = 1 -> 0x10000;
+    // S1 (docs/smem_layouts.md §7): bf16 K-major SW128 tile at 0x400. start 0x400>>4 = 0x40; LBO 16>>4 = 1 -> 0x10000;
     // SBO 1024>>4 = 0x40 -> 0x40<<32 = 0x4000000000; + 0x400000000000 + 0x4000000000000000.
     {"S1 K-major 128B at 0x400", 0x4000404000010040, 0x400, 16, 1024, SwizzleMode::B128, 0, 0},
     // Next K-step (+32 bytes): start 0x420 -> 0x42.
@@ -63,7 +63,7 @@ const Worked kSm100[] = {
 
 // sm_90 (wgmma): layouts 1<<62 = 0x4000.. (128B), 2<<62 = 0x8000.. (64B), 3<<62 = 0xC000.. (32B).
 const Worked kSm90[] = {
-    // S1's tile for wgmma: no version bit: 0x4000004000010040 (tcgen05.md §17).
+    // S1's tile for wgmma: no version bit: 0x4000004000010040 (docs/smem_layouts.md §7).
     {"S1 for wgmma", 0x4000004000010040, 0x400, 16, 1024, SwizzleMode::B128, 0, 0},
     {"S1 +32 B", 0x4000004000010042, 0x420, 16, 1024, SwizzleMode::B128, 0, 0},
     // K-major none at 0x1000, LBO 256 (0x100000), SBO 128 (0x800000000): 0x0000000800100100.
@@ -76,7 +76,7 @@ const Worked kSm90[] = {
     {"MN-major 128B", 0x4000010000400800, 0x8000, 1024, 4096, SwizzleMode::B128, 0, 0},
     // base offset 3: 0x6000000000000 -> 0x4006004000010018.
     {"base offset 3", 0x4006004000010018, 0x180, 16, 1024, SwizzleMode::B128, 3, 0},
-    // The H200-checked B operand of wgmma-mma.md §1.4: N-major SW64, LBO 512 (32 -> 0x200000), SBO 1024
+    // The H200-checked B operand of docs/smem_layouts.md §7: N-major SW64, LBO 512 (32 -> 0x200000), SBO 1024
     // (0x4000000000), here at 0x2400 (0x240): 0x8000004000200240.
     {"H200 N-major SW64 B", 0x8000004000200240, 0x2400, 512, 1024, SwizzleMode::B64, 0, 0},
     {"largest values", 0x00003FFF3FFF3FFF, 0x3FFF0, 0x3FFF0, 0x3FFF0, SwizzleMode::None, 0, 0},

@@ -14,7 +14,7 @@ struct Worked {
 };
 const Worked kCases[] = {
     {"origin", 0x00000000, 0, 0},
-    // T1 (tcgen05.md §17): lane 32, column 64 -> (32 << 16) | 64 = 0x200000 | 0x40.
+    // T1 (docs/smem_layouts.md §7): lane 32, column 64 -> (32 << 16) | 64 = 0x200000 | 0x40.
     {"lane 32 column 64", 0x00200040, 32, 64},
     // Second interleaved M=64 tile (layout F) at column 0: lane 16 -> 0x100000.
     {"layout F second tile", 0x00100000, 16, 0},

@@ -1,6 +1,6 @@
 // TMEM data-path layouts of D (PTX ISA §9.7.16.10.5 layouts A-G) and of A in TMEM
 // (isa/layouts/tmem_layout.h): bijections onto the expected lanes x columns, spot values worked
-// by hand from the layout table (tcgen05.md §8, §17 T1), and the legality rules.
+// by hand from the layout table (docs/tensor_memory.md §1, docs/smem_layouts.md §7 T1), and the legality rules.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -49,7 +49,7 @@ TEST_CASE("the data-path table picks layouts A-G") {
 }
 
 TEST_CASE("spot values worked by hand") {
-  // tcgen05.md §17 T1: D[40][5] of an M = 64 cta_group::1 tile (layout F) at 0 -> lane
+  // docs/smem_layouts.md §7 T1: D[40][5] of an M = 64 cta_group::1 tile (layout F) at 0 -> lane
   // 32*(40/16) + 40%16 = 64 + 8 = 72, column 5 (TMEM address 0x00480005).
   CHECK(dl(64, 64, 1, false, false).locate(40, 5) == TmemCell{0, 72, 5});
   // The second tile interleaved at lane 16: lane 16 + 72 = 88.

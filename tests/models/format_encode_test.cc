@@ -1,5 +1,5 @@
 // encode() / encode_exact() on values worked out by hand: each CHECK gives the expected code in
-// binary fields and the reason. Format layouts: PTX ISA §5.2.3 and ref/numerics.md §3.1;
+// binary fields and the reason. Format layouts: PTX ISA §5.2.3 and docs/mma_numerics.md §5;
 // conversion rules: PTX ISA §9.7.9.21 (cvt), format.h.
 #include <doctest/doctest.h>
 

@@ -6,7 +6,7 @@
 
 using namespace tcsim::models;
 
-// Hand-checked values (PTX ISA §5.2.3 tables; ref/numerics.md §3.1).
+// Hand-checked values (PTX ISA §5.2.3 tables; docs/mma_numerics.md §5).
 TEST_CASE("unpack: spot values of every format") {
   CHECK(to_double(DType::E4M3, 0x7e) == 448.0);     // 0.1111.110 = 1.75 * 2^8
   CHECK(std::isnan(to_double(DType::E4M3, 0x7f)));  // only NaN code (and 0xff)

@@ -1,4 +1,4 @@
-// Hand-worked values of the MMA arithmetic from the public sources (ref/numerics.md), each with
+// Hand-worked values of the MMA arithmetic from the public sources (docs/mma_numerics.md §0), each with
 // its arithmetic in a comment, so the parameter rows are tied to facts and not only to the
 // oracle (which implements the same algorithm).
 #include <doctest/doctest.h>

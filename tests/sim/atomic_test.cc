@@ -5,7 +5,7 @@
 //    (inc/dec wrap rules, signed/unsigned min/max, cas hit and miss, exch, f32/f64/f16x2/bf16 add
 //    with exactly representable values), in global and in shared memory;
 //  - determinism: the same bits with 1 and 4 host threads (global atomics are applied at the
-//    quantum boundary in simulated-time order, sim/memory/atomic_queue.h);
+//    quantum boundary in simulated-time order, sim/memory/rmw_log.h);
 //  - red followed by a CTA barrier is performed for every thread after the barrier;
 //  - errors: a misaligned atomic names the address; illegal forms are rejected at load.
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // Bulk copies through PTX on the simulator (sim/exec/cp_async_bulk.cc, sim/units/tma_engine.h):
 // the proxy checker's reports (PTX ISA §9.7.13.4 fence.proxy.async, §9.7.9.25.6.2 wait_group.read),
 // bulk groups, and global reductions from CTAs in different partitions combining at the quantum
-// boundary (StoreOverlay::reduce). Expected values are hand-worked in the comments.
+// boundary (the RMW log, sim/memory/rmw_log.h). Expected values are hand-worked in the comments.
 #include <doctest/doctest.h>
 
 #include <numeric>

@@ -167,9 +167,10 @@ $Lend:
 }
 
 TEST_CASE("DSMEM misuse: a store into a peer that may exit first, a rank outside the cluster") {
-  // Rank 1 stores into rank 0's buf with no cluster barrier; rank 0 exits at once: either the
-  // exit check (the access is not ordered before the exit) or the access to an exited CTA fires;
-  // both name rank 0's CTA and the exit.
+  // Rank 1 stores into rank 0's buf with no cluster barrier; rank 0 exits at once: the store is
+  // not ordered before rank 0's exit. The GPU runs such kernels (docs/cluster_lifetime.md): the
+  // tolerated finding dsmem-exit-unordered at the store, by rank 1's thread 0, naming rank 0's exit;
+  // no error.
   const std::string store = R"(
   setp.ne.u32 %p1, %r2, 1;
   @%p1 bra $Lend;
@@ -179,9 +180,13 @@ TEST_CASE("DSMEM misuse: a store into a peer that may exit first, a rank outside
   st.shared::cluster.u32 [%r21], %r1;
 $Lend:
 )";
-  const std::string e = error_of(kernel(store), {2, 1, 1}, {2, 1, 1});
-  CHECK(e.find("CTA (0,0,0) (rank 0 of cluster (0,0,0))") != std::string::npos);
-  CHECK(e.find("exited") != std::string::npos);
+  const Run late = run(kernel(store), {2, 1, 1}, {2, 1, 1});
+  REQUIRE(late.r.findings.size() == 1);
+  CHECK(late.r.findings[0].rule == sim::Rule::DsmemExitUnordered);
+  CHECK(late.r.findings[0].site.text.find("st.shared::cluster.u32") != std::string::npos);
+  REQUIRE(!late.r.findings[0].first.empty());
+  CHECK(late.r.findings[0].first[0].detail.find("CTA (0,0,0) (rank 0 of cluster (0,0,0))") != std::string::npos);
+  CHECK(late.r.findings[0].first[0].detail.find("exit") != std::string::npos);
   // The same store, and rank 0 waits at a cluster barrier that rank 1 reaches after the store:
   // correct, no error.
   const std::string ok = store + "  barrier.cluster.arrive;\n  barrier.cluster.wait;\n";
@@ -220,10 +225,12 @@ $Lrank0:
 )";
   const std::string e = error_of(kernel(stuck), {2, 1, 1}, {2, 1, 1});
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("waiting at barrier.cluster.wait for phase 0 of the cluster barrier") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0) warp 0 lanes 0-31: barrier.cluster.wait for phase 0 of the cluster barrier") !=
+        std::string::npos);
   CHECK(e.find("barrier.cluster of cluster (0,0,0): phase 0, 32 of 64 non-exited threads arrived") != std::string::npos);
-  CHECK(e.find("waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 1 arrivals "
-               "pending, tx-count 0)") != std::string::npos);
+  CHECK(e.find("CTA (1,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 1 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("CTA (1,0,0) warp 0 lanes 0-31: mbarrier wait on the mbarrier at shared::cta 0x400") != std::string::npos);
   // barrier.cluster.wait without an arrive.
   CHECK(error_of(kernel("  barrier.cluster.wait;\n"), {2, 1, 1}, {2, 1, 1}).find("without a preceding "
         "barrier.cluster.arrive") != std::string::npos);

@@ -360,9 +360,11 @@ $Lwait:
   const std::string e = error_of(kernel(body), 64);
   CHECK(e.find("deadlock") != std::string::npos);
   CHECK(e.find("no asynchronous operation is in flight") != std::string::npos);
-  CHECK(e.find("warp 0 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x400 (phase 0, parity 0, "
-               "1 of 2 arrivals pending, tx-count 96) at mbar.ptx:") != std::string::npos);
-  CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait)") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0), last updated at cycle 13: mbarrier at shared::cta 0x400 (phase 0, parity 0, 1 of 2 "
+               "arrivals pending, tx-count 96); last update: mbarrier.arrive by its own warp 0 at mbar.ptx:") !=
+        std::string::npos);
+  CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400 for the completion of "
+               "phase 0 at mbar.ptx:") != std::string::npos);
   CHECK(e.find("mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
 }
 
@@ -382,8 +384,9 @@ $Lwait:
 )";
   const std::string e = error_of(kernel(body), 64);
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("warp 1 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x400 (phase 0, parity 0, "
-               "2 of 2 arrivals pending, tx-count 0)") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400") != std::string::npos);
 }
 
 TEST_CASE("mbarrier PTX: a test_wait polling loop on a barrier that never completes ends in the deadlock report") {
@@ -402,8 +405,10 @@ $Lwait:
 )";
   const std::string e = error_of(kernel(body), 64);
   CHECK(e.find("deadlock") != std::string::npos);
-  CHECK(e.find("warp 0 lanes 0-31: waiting (mbarrier.try_wait) on mbarrier at shared::cta 0x400 (phase 0, parity 0, "
-               "2 of 2 arrivals pending, tx-count 0) at mbar.ptx:") != std::string::npos);
+  CHECK(e.find("CTA (0,0,0): mbarrier at shared::cta 0x400 (phase 0, parity 0, 2 of 2 arrivals pending, tx-count 0)") !=
+        std::string::npos);
+  CHECK(e.find("2 warps (64 lanes) in 1 CTA: mbarrier wait on the mbarrier at shared::cta 0x400 for the completion of "
+               "phase 0 at mbar.ptx:") != std::string::npos);
   CHECK(e.find("mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r4], 0;`") != std::string::npos);
   // A poller whose barrier completes late (the producer sleeps 50 us, far beyond 4096 polls) still
   // gets True and the data.

@@ -279,7 +279,7 @@ std::map<std::string, Sample> samples() {
       {"mbarrier_pending_count", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 5;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 2;\n mbarrier.pending_count.b64 %y0, %z0;", 5)},
       {"clusterlaunchcontrol_try_cancel", todo("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y0], [%y1];")},
       {"clusterlaunchcontrol_query_cancel", todo("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;")},
-      // 9.7.14-16: tensor core instructions (later issues).
+      // 9.7.14-16: tensor core instructions.
       // mma.sync needs a whole warp (one thread is an error) and wgmma an sm_90a device (this
       // table runs on sm_100a). Values:
       // tests/sim/mma_sync_test.cc, wgmma_test.cc and the H200 goldens of kernels/hopper.
@@ -398,7 +398,7 @@ TEST_CASE("opcode table: every row has a parser rule, a timing class, an execute
     }
     CHECK_MESSAGE(got[0] == *s.want, ident << ": `" << s.text << "` gave 0x" << std::hex << got[0] << ", expected 0x" << *s.want);
   }
-  // The list of rows that parse but are not executed yet (the remaining work of later issues).
+  // The list of rows that parse but are not executed yet (the remaining work).
   std::string list;
   for (const auto& t : todo_rows) list += " " + t;
   MESSAGE("not implemented yet (" << todo_rows.size() << " rows):" << list);

@@ -1,6 +1,6 @@
 // tcgen05.mma on hand-written PTX, without mbarriers (the kernel sleeps past the completion): the
 // operands are shared-memory images the host lays out with the canonical-layout formulas of
-// tcgen05.md §7.3 written out here (independently of isa/layouts), with small integers so that
+// docs/smem_layouts.md §4 written out here (independently of isa/layouts), with small integers so that
 // every product and sum is exact and the reference is plain integer arithmetic. Also: the
 // completion is an event on the simulated clock (a load before it reads the old TMEM contents and
 // is reported), and a bad instruction descriptor is reported at issue with the rule.
@@ -26,7 +26,7 @@ uint16_t bf16_of_int(int v) {  // small integers are exact in bf16
   return static_cast<uint16_t>(u >> 16);
 }
 
-// K-major SWIZZLE_128B tile of bf16 (tcgen05.md §7.3): element (r, k) at
+// K-major SWIZZLE_128B tile of bf16 (docs/smem_layouts.md §4): element (r, k) at
 // (r/8)*1024 + (r%8)*128 + 2k, then bits 4-6 ^= bits 7-9 of the (1024-aligned) address.
 uint32_t sw128_offset(uint32_t r, uint32_t k) {
   const uint32_t a = (r / 8) * 1024 + (r % 8) * 128 + 2 * k;
@@ -50,7 +50,7 @@ std::string kernel_ptx(bool a_from_tmem) {
   std::string a_st;
   if (a_from_tmem) {
     // A row m = lane m in columns 32..39 (8 columns = 16 bf16), packed 2 per cell, low half = even
-    // k (tcgen05.md §8); the host passes the row words in `aw` (128 x 8 u32).
+    // k (docs/tensor_memory.md §1); the host passes the row words in `aw` (128 x 8 u32).
     a_st = R"(
   ld.param.u64 %rd10, [aw];
   mul.wide.u32 %rd11, %r0, 32;
@@ -184,7 +184,7 @@ Run run(bool a_tmem, uint32_t idesc, uint32_t sleep, const std::vector<int>& A, 
   return r;
 }
 
-// kind::f16, bf16 x bf16 -> f32, K-major A and B, M = 128, N = 64 (tcgen05.md §17 E1 pattern):
+// kind::f16, bf16 x bf16 -> f32, K-major A and B, M = 128, N = 64 (docs/smem_layouts.md §7 E1 pattern):
 // F32 1 << 4 | BF16 1 << 7 | BF16 1 << 10 | (64 >> 3) << 17 | (128 >> 4) << 24.
 constexpr uint32_t kIdesc = (1u << 4) | (1u << 7) | (1u << 10) | (8u << 17) | (8u << 24);
 

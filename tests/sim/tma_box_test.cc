@@ -22,7 +22,7 @@ using sim::tma::TileBox;
 
 namespace {
 
-// PTX ISA §5.5.7 Table (byte-address form, tma-mbarrier.md §4.4).
+// PTX ISA §5.5.7 Table (byte-address form, docs/smem_layouts.md §4).
 uint32_t model_swizzle(TensorMapSwizzle s, uint32_t a) {
   switch (s) {
     case TensorMapSwizzle::None: return a;

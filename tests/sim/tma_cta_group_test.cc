@@ -195,3 +195,57 @@ TEST_CASE("tma .cta_group: an mbarrier outside the pair (or in the peer without 
   CHECK_MESSAGE(e.find("must be in the destination CTA") != std::string::npos, e);
   CHECK_MESSAGE(e.find("or its peer (cluster rank ") != std::string::npos, e);
 }
+
+TEST_CASE("tma .multicast::cluster: a destination that waited for the bytes may exit without a cluster barrier") {
+  // Cluster of 2. Each rank expects 64 bytes on its own bar; rank 0 multicasts elements 64..127 to
+  // both ranks (ctaMask 3; without .cta_group each destination signals its own bar). Each rank
+  // waits for its bar, stores its buf and exits, with no barrier.cluster after the copy: rank 1
+  // exits after rank 0's writes into its shared memory have landed, and its wait observed them
+  // (the complete_tx is ordered after the writes), so the exit is ordered after the access — the
+  // pattern of the CuTe Blackwell 2-SM tutorials, which pass on B200. The DSMEM exit check must
+  // not stop it (it did: "exits while the access of CTA (0,0,0) ... is not ordered before the exit").
+  const std::string ptx = test::ptx_header() + R"(
+.shared .align 128 .b8 buf[64];
+.shared .align 8 .b64 bar;
+.visible .entry k(.param .align 64 .b8 tmap[128], .param .u64 out)
+{
+  .reg .pred %p<8>;
+  .reg .b16 %rs<4>;
+  .reg .b32 %r<64>;
+  .reg .b64 %rd<8>;
+  mov.u64 %rd1, tmap;
+  cvta.param.u64 %rd2, %rd1;
+  ld.param.u64 %rd3, [out];
+  cvta.to.global.u64 %rd3, %rd3;
+  mov.u32 %r2, %cluster_ctarank;
+  mov.u32 %r4, bar;
+  mov.u32 %r5, buf;
+  mbarrier.init.shared::cta.b64 [%r4], 1;
+  fence.mbarrier_init.release.cluster;
+  mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%r4], 64;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  setp.ne.u32 %p3, %r2, 0;
+  @%p3 bra $Lissued;
+  mov.u32 %r22, 64;
+  mov.u16 %rs1, 3;
+  cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r5], [%rd2, {%r22}], [%r4], %rs1;
+$Lissued:
+$Lwait:
+  mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [%r4], 0;
+  @!%p4 bra $Lwait;
+  mul.wide.u32 %rd4, %r2, 64;
+  add.u64 %rd5, %rd3, %rd4;
+  ld.shared.u32 %r10, [buf];
+  st.global.u32 [%rd5], %r10;
+  ld.shared.u32 %r10, [buf+60];
+  st.global.u32 [%rd5+60], %r10;
+  ret;
+}
+)";
+  const Run r = run(ptx, 2);
+  for (uint32_t rank = 0; rank < 2; ++rank) {
+    CHECK(r.out[16 * rank] == word_at(64));
+    CHECK(r.out[16 * rank + 15] == word_at(64 + 60));
+  }
+}

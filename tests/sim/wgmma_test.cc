@@ -3,7 +3,7 @@
 // reports and the errors. Truth: exact integer arithmetic (small integers in bf16, so every
 // product and partial sum is exact and the result does not depend on the accumulation model), the
 // shared-memory images written here from the PTX ISA's canonical-layout formulas (§9.7.15.5.1.2,
-// tcgen05.md §7.3) and the accumulator fragment of §9.7.15.5.1.1 — not from isa/layouts. The
+// docs/smem_layouts.md §4) and the accumulator fragment of §9.7.15.5.1.1 — not from isa/layouts. The
 // full layout / type / shape matrix is judged by the H200 goldens of kernels/hopper.
 #include <doctest/doctest.h>
 

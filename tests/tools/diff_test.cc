@@ -186,3 +186,63 @@ TEST_CASE("output dir: bad directories are bad input") {
   test::write_text(dir / "m/manifest.json", "{");
   CHECK(err(dir / "m").find("not valid JSON") != std::string::npos);
 }
+
+TEST_CASE("diff: printf output is compared as a multiset of lines") {
+  // The GPU writes records in FIFO order; tcsim in (CTA, warp, lane, call) order: the same lines
+  // in another order are the same output.
+  const PrintfDiff same = diff_printf("a\nb\nb\n", "b\na\nb\n");
+  CHECK(same.identical());
+  CHECK_FALSE(same.same_order);
+  CHECK(same.lines_a == 3);
+  const PrintfDiff d = diff_printf("a\nb\nb\nc", "b\na\nd\nd\n");
+  CHECK_FALSE(d.identical());
+  CHECK(d.only_a_total == 2);  // one "b" more, and "c" (a last line without '\n' counts)
+  CHECK(d.only_b_total == 2);  // "d" twice
+  REQUIRE(d.only_a.size() == 2);
+  CHECK(d.only_a[0] == std::pair<std::string, uint64_t>{"b", 1});
+  CHECK(d.only_a[1] == std::pair<std::string, uint64_t>{"c", 1});
+  CHECK(d.only_b[0] == std::pair<std::string, uint64_t>{"d", 2});
+  DiffReport r;
+  add_printf_diff(r, PrintfCapture{"x\ny\n", 2, 0, 0}, PrintfCapture{"y\nx\n", {}, {}, {}}, "tcsim", "gpu");
+  CHECK(r.identical());
+  CHECK(format_report(r, "tcsim", "gpu").find("printf: identical (2 lines, in another order") != std::string::npos);
+  DiffReport r2;
+  add_printf_diff(r2, PrintfCapture{"x\n", {}, {}, {}}, PrintfCapture{"z\n", {}, {}, {}}, "tcsim", "gpu");
+  CHECK_FALSE(r2.identical());
+  CHECK(format_report(r2, "tcsim", "gpu").find("printf: 1 of 1 lines only in tcsim, 1 of 1 only in gpu\n  tcsim: \"x\"\n"
+                                                "  gpu: \"z\"\n") != std::string::npos);
+  // One side without a capture (an older golden): not compared, and said so.
+  DiffReport r3;
+  add_printf_diff(r3, PrintfCapture{"x\n", {}, {}, {}}, std::nullopt, "tcsim", "old");
+  CHECK(r3.identical());
+  CHECK(r3.printf_note == "printf: only tcsim captured printf output (1 lines); not compared");
+}
+
+TEST_CASE("output dir: printf.txt and its manifest entry round-trip") {
+  test::TempDir d;
+  RunInfo info;
+  info.tool = "tcsim";
+  info.printf_output = PrintfCapture{std::string("t=0\nnul\0byte\n", 13), 2, 1, 524288};
+  write_output_dir(d / "out", info, {});
+  const OutputDir o = read_output_dir(d / "out");
+  REQUIRE(o.run.printf_output);
+  CHECK(o.run.printf_output->text == std::string("t=0\nnul\0byte\n", 13));
+  CHECK(o.run.printf_output->records == 2u);
+  CHECK(o.run.printf_output->dropped == 1u);
+  CHECK(o.run.printf_output->fifo_bytes == 524288u);
+  // An empty capture writes no file, and a stale one is removed.
+  info.printf_output = PrintfCapture{"", 0, 0, 524288};
+  write_output_dir(d / "out", info, {});
+  CHECK_FALSE(std::filesystem::exists(d / "out/printf.txt"));
+  CHECK(read_output_dir(d / "out").run.printf_output->text.empty());
+  // A file that disagrees with the manifest is bad input.
+  info.printf_output = PrintfCapture{"abc\n", 1, 0, 524288};
+  write_output_dir(d / "out", info, {});
+  test::write_text(d / "out/printf.txt", "abcdef\n");
+  try {
+    read_output_dir(d / "out");
+    FAIL("no error");
+  } catch (const SpecError& e) {
+    CHECK(std::string(e.what()).find("printf.txt: holds 7 bytes, but the manifest says 4") != std::string::npos);
+  }
+}

@@ -109,3 +109,50 @@ TEST_CASE("params: the parameter buffer holds each value at its offset") {
   CHECK(f == 2.0);
   for (int i : {4, 5, 6, 7, 16, 63, 193, 199}) CHECK(static_cast<int>(p[i]) == 0);  // padding
 }
+
+TEST_CASE("params: a struct packs every field at its offset, the rest zero; alignment is checked") {
+  const LaunchSpec s = parse_spec(R"({"ptx": "k.ptx", "kernel": "k", "grid": [1,1,1], "block": [1,1,1],
+    "buffers": {"A": {"dtype": "f32", "shape": [64]}, "Q": {"dtype": "u8", "shape": [256]}},
+    "tensor_maps": {"tm": {"buffer": "Q", "global_dims": [256], "box_dims": [16]}},
+    "args": [{"struct": {"size": 256, "fields": [
+                {"offset": 0, "buffer": "A", "offset_bytes": 16},
+                {"offset": 8, "struct": {"size": 8, "fields": [{"offset": 0, "u16": 7}, {"offset": 4, "f32": 1.0}]}},
+                {"offset": 17, "bytes": "a1a2a3"},
+                {"offset": 64, "tensor_map": "tm"},
+                {"offset": 192, "i64": -2}]}},
+             {"bytes": "01020304"}]})", "s.json");
+  ArgValues v;
+  v.buffer_address = [](const ArgSpec& a) { return 0x7f0000000000ull + a.offset_bytes; };
+  v.tensor_map_bytes = [](const ArgSpec&) { return std::vector<std::byte>(128, std::byte{0xee}); };
+  // CUTLASS-style: `.param .align 64 .b8 p[256]`, then a 4-byte struct of chars (`.align 1`).
+  const std::vector<ParamInfo> params = {{"p0", 256, 64}, {"p1", 4, 1}};
+  const std::vector<std::byte> p = build_param_buffer(s, "k", params, v);
+  REQUIRE(p.size() == 260);
+  std::vector<uint8_t> want(260, 0);
+  const uint64_t addr = 0x7f0000000010ull;
+  std::memcpy(want.data(), &addr, 8);
+  want[8] = 7;
+  const float one = 1.0f;
+  std::memcpy(want.data() + 12, &one, 4);
+  want[17] = 0xa1, want[18] = 0xa2, want[19] = 0xa3;
+  std::memset(want.data() + 64, 0xee, 128);
+  std::memset(want.data() + 192, 0xff, 8);
+  want[192] = 0xfe;
+  want[256] = 1, want[257] = 2, want[258] = 3, want[259] = 4;
+  CHECK(std::memcmp(p.data(), want.data(), 260) == 0);
+  // pack_arg alone (what a CUDA driver library calls per kernel parameter).
+  const std::vector<std::byte> one_arg = pack_arg(s.args[0], v);
+  CHECK(std::memcmp(one_arg.data(), want.data(), 256) == 0);
+
+  // A parameter aligned less than its argument needs: a struct holding a tensor map given to a
+  // `.param .align 8 .b8 p[256]` is not the kernel's type.
+  const std::vector<ParamInfo> low = {{"p0", 256, 8}, {"p1", 4, 1}};
+  CHECK(error_of([&] { check_args(s, "k", low); }) ==
+        "s.json: args[0]: kernel 'k' parameter 0 'p0' (256 bytes) is aligned to 8 bytes, but {\"struct\": {\"size\": "
+        "256, 5 fields}} needs 64-byte alignment (its field at offset 64 {\"tensor_map\": \"tm\"} is a tensor map "
+        "(CUtensorMap is alignas(64))): the parameter is not the type the spec describes");
+  // CUDA 13's cuda.h declares CUtensorMap alignas(128): nvcc then declares `.align 128`, which holds a
+  // 64-aligned argument.
+  const std::vector<ParamInfo> high = {{"p0", 256, 128}, {"p1", 4, 4}};
+  check_args(s, "k", high);
+}

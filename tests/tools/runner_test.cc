@@ -7,6 +7,7 @@
 #include <map>
 
 #include "tests/tools/test_util.h"
+#include "tools/spec/npy.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/spec_error.h"
 
@@ -74,6 +75,7 @@ class FakeBackend final : public Backend {
     out.cycles = 42;
     out.finding_lines = {"a finding"};
     out.finding_count = 1;
+    out.printf_output = PrintfCapture{"printed\n", 1, 0, 524288};
     return out;
   }
 };
@@ -190,4 +192,59 @@ TEST_CASE("runner: arch from the spec, else the PTX .target") {
   CHECK(error_of([&] { resolve_arch(s, ".version 8.7\n"); }) ==
         "s.json: arch: no \"arch\" given and add.ptx has no .target directive");
   CHECK(error_of([&] { read_ptx(s); }).find("s.json: ptx: cannot read the PTX file \"add.ptx\"") == 0);
+}
+
+TEST_CASE("runner: a symbol's file is matched by bytes, whatever its element type") {
+  // nvcc declares `__constant__ float t[4]` as `.const .align 4 .b8 t[16]`: a float32 .npy of 4
+  // elements fills it, and so does any other 16-byte file; the symbol's dtype does not matter.
+  test::TempDir d;
+  const float f4[4] = {1.5f, -2.0f, 0.25f, 8.0f};
+  write_npy((d / "f4.npy"), "<f4", {4}, f4, 16);
+  const uint16_t u2[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  write_npy((d / "u2.npy"), "<u2", {2, 4}, u2, 16);
+  write_npy((d / "f3.npy"), "<f4", {3}, f4, 12);
+  for (const char* file : {"f4.npy", "u2.npy"}) {
+    CAPTURE(file);
+    LaunchSpec s = parse_spec(std::string(R"({"ptx": "add.ptx", "kernel": "add", "grid": [1,1,1], "block": [1,1,1],
+      "buffers": {"X": {"dtype": "f32", "shape": [1]}},
+      "symbols": {"table": {"dtype": "u64", "init": {"file": ")") + file + R"("}}},
+      "args": [{"u32": 0}, {"buffer": "X"}]})", (d / "s.json"));
+    FakeBackend be;
+    const uint64_t t = be.malloc(16);
+    be.symbols["table"] = {t, 16};
+    run_spec(s, "", be);
+    CHECK(std::memcmp(be.at(t), std::string(file) == "f4.npy" ? static_cast<const void*>(f4) : u2, 16) == 0);
+  }
+  LaunchSpec s = parse_spec(R"({"ptx": "add.ptx", "kernel": "add", "grid": [1,1,1], "block": [1,1,1],
+      "buffers": {"X": {"dtype": "f32", "shape": [1]}},
+      "symbols": {"table": {"init": {"file": "f3.npy"}}},
+      "args": [{"u32": 0}, {"buffer": "X"}]})", (d / "s.json"));
+  FakeBackend be;
+  be.symbols["table"] = {be.malloc(16), 16};
+  const int before = be.mallocs;
+  CHECK(error_of([&] { run_spec(s, "", be); }) ==
+        (d / "s.json") + ": symbols.table.init.file: f3.npy holds 12 bytes (3 elements of 4 bytes, '<f4', shape (3)), "
+        "but the variable is declared with 16 bytes (a file must hold exactly the declaration's bytes, whatever its "
+        "element type)");
+  CHECK(be.mallocs == before);  // found before anything is allocated
+}
+
+TEST_CASE("runner: struct arguments reach the parameter buffer with their buffers and tensor maps") {
+  LaunchSpec s = parse_spec(R"({"ptx": "k.ptx", "kernel": "_Z1kv", "grid": [1,1,1], "block": [1,1,1],
+    "buffers": {"X": {"dtype": "f32", "shape": [16]}},
+    "tensor_maps": {"tm": {"buffer": "X", "dtype": "f32", "global_dims": [16], "box_dims": [8]}},
+    "args": [{"struct": {"size": 192, "fields": [{"offset": 0, "buffer": "X", "offset_bytes": 4},
+                                                 {"offset": 64, "tensor_map": "tm"}]}}]})", "s.json");
+  FakeBackend be;
+  be.entries = {"_Z1kv"};
+  be.params = {{"p0", 192, 64}};
+  run_spec(s, "", be);
+  REQUIRE(be.last_params.size() == 192);
+  uint64_t a, tm_addr;
+  std::memcpy(&a, be.last_params.data(), 8);
+  std::memcpy(&tm_addr, be.last_params.data() + 64, 8);  // the fake map's first word: its address
+  CHECK(a == 0x10000 + 4);
+  CHECK(tm_addr == 0x10000);
+  CHECK(static_cast<int>(be.last_params[64 + 8]) == 1);  // the fake map's rank byte
+  for (int i : {8, 63, 64 + 9, 191}) CHECK(static_cast<int>(be.last_params[i]) == 0);
 }

@@ -189,7 +189,7 @@ TEST_CASE("spec: every malformed field gets its own message") {
       {with("grid", "[3, 1, 1], \"cluster\": [2, 1, 1]"), "cluster[0]: cluster dim 2 does not divide grid dim 3"},
       {with("grid", "[32, 1, 1], \"cluster\": [4, 4, 2]"), "cluster: 32 CTAs per cluster (legal: at most 16; 8 portable)"},
       {with("dynamic_smem_bytes", "-1"), "dynamic_smem_bytes: -1 is out of range"},
-      {with("dynamic_smem", "1024"), "unknown field \"dynamic_smem\" (legal here: version, ptx, kernel, arch, grid, block, cluster, dynamic_smem_bytes, buffers, tensor_maps, args, symbols, outputs)"},
+      {with("dynamic_smem", "1024"), "unknown field \"dynamic_smem\" (legal here: version, ptx, kernel, arch, grid, block, cluster, dynamic_smem_bytes, printf_fifo_bytes, buffers, tensor_maps, args, symbols, outputs)"},
       {with("version", "2"), "version: version 2 is not supported (this tool reads launch spec version 1)"},
       {with("buffers", R"({"A": {"dtype": "f8", "shape": [4]}})"), "buffers.A.dtype: \"f8\" is not an element type (legal: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64 e4m3 e5m2 e2m3 e3m2 e2m1x2 ue8m0 ue4m3)"},
       {with("buffers", R"({"A": {"dtype": "f32"}})"), "buffers.A: missing required field \"shape\""},
@@ -216,8 +216,33 @@ TEST_CASE("spec: every malformed field gets its own message") {
       {with("args", R"([{"buffer": "Z"}])"), "args[0].buffer: no buffer \"Z\" (declared: A, B)"},
       {with("args", R"([{"buffer": "A", "offset_bytes": 17}])"), "args[0].offset_bytes: 17 is out of range (legal: an integer in [0, 16])"},
       {with("args", R"([{"tensor_map": "t"}])"), "args[0].tensor_map: no tensor map \"t\" (none are declared)"},
-      {with("args", R"([{"u33": 1}])"), "args[0]: unknown argument kind \"u33\" (legal: buffer, tensor_map, u8, i8, u16, i16, u32, i32, u64, i64, f32, f64)"},
-      {with("args", R"([{"u32": 1, "u64": 2}])"), "args[0]: expected {\"buffer\": NAME [, \"offset_bytes\": N]}, {\"tensor_map\": NAME} or one scalar"},
+      {with("args", R"([{"u33": 1}])"), "args[0]: unknown argument kind \"u33\" (legal: buffer, tensor_map, bytes, struct, u8, i8, u16, i16, u32, i32, u64, i64, f32, f64)"},
+      {with("args", R"([{"u32": 1, "u64": 2}])"), "args[0]: expected {\"buffer\": NAME [, \"offset_bytes\": N]}, {\"tensor_map\": NAME}, one scalar {\"u32\": V}, {\"bytes\": \"0a0b...\"} or {\"struct\": {\"size\": N, \"fields\": [...]}}"},
+      // bytes (LAUNCH_SPEC.md "args"): hex pairs in memory order.
+      {with("args", R"([{"bytes": "0a0b0"}])"), "args[0].bytes: \"0a0b0\" has 5 hex digits, not whole bytes (legal: hex pairs, two digits per byte)"},
+      {with("args", R"([{"bytes": "0x0a0b"}])"), "args[0].bytes: \"0x0a0b\": bytes are hex pairs in memory order without a \"0x\" prefix"},
+      {with("args", R"([{"bytes": ""}])"), "args[0].bytes: no bytes given"},
+      {with("args", R"([{"bytes": "0a zzz"}])"), "args[0].bytes: character 2 (' ') is not a hex digit (legal: 0-9, a-f, A-F)"},
+      {with("args", R"([{"bytes": 10}])"), "args[0].bytes: expected hex pairs in memory order, e.g. \"0a0b0c0d\" (a string), found an integer"},
+      {with("args", R"([{"bytes": "0a", "u8": 1}])"), "args[0]: unknown field \"u8\" (legal here: bytes)"},
+      // struct: size, fields, offsets, alignment, overlap, nesting.
+      {with("args", R"([{"struct": {"fields": []}}])"), "args[0].struct: missing required field \"size\""},
+      {with("args", R"([{"struct": {"size": 0, "fields": []}}])"), "args[0].struct.size: 0 is out of range (legal: an integer in [1, 32764])"},
+      {with("args", R"([{"struct": {"size": 40000, "fields": []}}])"), "args[0].struct.size: 40000 is out of range (legal: an integer in [1, 32764])"},
+      {with("args", R"([{"struct": {"size": 8}}])"), "args[0].struct: missing required field \"fields\""},
+      {with("args", R"([{"struct": {"size": 8, "fields": {}}}])"), "args[0].struct.fields: expected a list of fields, found an object"},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"u32": 1}]}}])"), "args[0].struct.fields[0]: missing required field \"offset\""},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"offset": 8, "u8": 1}]}}])"), "args[0].struct.fields[0].offset: 8 is out of range (legal: an integer in [0, 7])"},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"offset": 0}]}}])"), "args[0].struct.fields[0]: expected {\"buffer\""},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"offset": 4, "buffer": "A"}]}}])"), "args[0].struct.fields[0]: the field {\"buffer\": \"A\"} (8 bytes at offset 4) ends at byte 12, past the aggregate's size 8"},
+      {with("args", R"([{"struct": {"size": 16, "fields": [{"offset": 4, "buffer": "A"}]}}])"), "args[0].struct.fields[0]: the field {\"buffer\": \"A\"} at offset 4 is not 8-byte aligned (a pointer's natural alignment; the nearest legal offsets are 0 and 8)"},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"offset": 2, "u32": 1}]}}])"), "args[0].struct.fields[0]: the field {\"u32\": 0x1} at offset 2 is not 4-byte aligned (a scalar's alignment is its size"},
+      {with("args", R"([{"struct": {"size": 16, "fields": [{"offset": 4, "struct": {"size": 8, "fields": [{"offset": 0, "u64": 1}]}}]}}])"), "args[0].struct.fields[0]: the field {\"struct\": {\"size\": 8, 1 field}} at offset 4 is not 8-byte aligned (its largest field's alignment"},
+      {with("args", R"([{"struct": {"size": 16, "fields": [{"offset": 0, "u64": 1}, {"offset": 4, "u32": 2}]}}])"), "args[0].struct.fields[1]: the field {\"u32\": 0x2} at bytes [4, 8) overlaps args[0].struct.fields[0] {\"u64\": 0x1} at bytes [0, 8)"},
+      {with("args", R"([{"struct": {"size": 16, "fields": [{"offset": 8, "u64": 1}, {"offset": 0, "bytes": "000102030405060708"}]}}])"), "args[0].struct.fields[1]: the field {\"bytes\": \"0001020304050607...\"} at bytes [0, 9) overlaps args[0].struct.fields[0] {\"u64\": 0x1} at bytes [8, 16)"},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"offset": 0, "buffer": "A", "size": 8}]}}])"), "args[0].struct.fields[0]: unknown field \"size\" (legal here: offset, buffer, offset_bytes)"},
+      {with("args", R"([{"struct": {"size": 8, "fields": [{"offset": 0, "tensor_map": "t"}]}}])"), "args[0].struct.fields[0].tensor_map: no tensor map \"t\" (none are declared)"},
+      {with("args", R"([{"struct": {"size": 8, "pad": 0, "fields": []}}])"), "args[0].struct: unknown field \"pad\" (legal here: size, fields)"},
       {with("args", R"([{"u8": 256}])"), "args[0].u8: fill 256 is outside u8's range [0, 255]"},
       {with("args", R"([{"u16": "0x10000"}])"), "args[0].u16: raw bits \"0x10000\" do not fit in 2 bytes"},
       {with("args", R"([{"f32": 1e39}])"), "args[0].f32: 1e+39 is outside f32's finite range"},
@@ -267,4 +292,48 @@ TEST_CASE("spec: ptx_target") {
   CHECK(ptx_target(".version 8.0\n  .target sm_90a, debug\n") == "sm_90a");
   CHECK(ptx_target("// .target sm_80\n.target sm_90a\n") == "sm_90a");
   CHECK(ptx_target(".version 8.0\n") == "");
+}
+
+TEST_CASE("spec: struct and bytes arguments") {
+  const LaunchSpec s = parse_spec(R"({"ptx": "k.ptx", "kernel": "k", "grid": [1,1,1], "block": [1,1,1],
+    "buffers": {"A": {"dtype": "f32", "shape": [64]}, "Q": {"dtype": "u8", "shape": [256]}},
+    "tensor_maps": {"tm": {"buffer": "Q", "global_dims": [256], "box_dims": [16]}},
+    "args": [{"bytes": "0a0B0c0D"},
+             {"struct": {"size": 256, "fields": [
+                {"offset": 0, "buffer": "A", "offset_bytes": 16},
+                {"offset": 8, "struct": {"size": 8, "fields": [{"offset": 0, "u16": 7}, {"offset": 4, "f32": 1.0}]}},
+                {"offset": 17, "bytes": "ff"},
+                {"offset": 64, "tensor_map": "tm"},
+                {"offset": 192, "i64": -1}]}}]})", "s.json");
+  REQUIRE(s.args.size() == 2);
+  const ArgSpec& b = s.args[0];
+  CHECK(b.kind == ArgKind::Bytes);
+  CHECK(b.bytes == std::vector<uint8_t>{0x0a, 0x0b, 0x0c, 0x0d});  // memory order; either case
+  CHECK(b.size() == 4);
+  CHECK(b.align() == 1);
+  CHECK(b.json_path == "args[0]");
+  const ArgSpec& st = s.args[1];
+  CHECK(st.kind == ArgKind::Struct);
+  CHECK(st.size() == 256);
+  CHECK(st.align() == 64);  // the tensor map's
+  REQUIRE(st.fields.size() == 5);
+  CHECK(st.fields[0].kind == ArgKind::Buffer);
+  CHECK(st.fields[0].offset_bytes == 16);
+  CHECK(st.fields[1].kind == ArgKind::Struct);
+  CHECK(st.fields[1].field_offset == 8);
+  CHECK(st.fields[1].align() == 4);
+  CHECK(st.fields[1].fields[1].scalar_bits == 0x3f800000);
+  CHECK(st.fields[1].json_path == "args[1].struct.fields[1]");
+  CHECK(st.fields[2].field_offset == 17);
+  CHECK(st.fields[3].kind == ArgKind::TensorMap);
+  CHECK(st.fields[3].size() == 128);
+  CHECK(st.fields[4].scalar_bits == 0xffffffffffffffffull);
+  // Nesting is bounded (the recursion): 16 levels parse, 17 are refused.
+  auto nested = [](int levels) {
+    std::string inner = R"({"offset": 0, "u8": 1})";
+    for (int i = 1; i < levels; ++i) inner = R"({"offset": 0, "struct": {"size": 1, "fields": [)" + inner + "]}}";
+    return R"([{"struct": {"size": 1, "fields": [)" + inner + "]}}]";
+  };
+  CHECK(error_of(with("args", nested(16))) == "(no error)");
+  CHECK(error_of(with("args", nested(17))).find("aggregates nested more than 16 deep") != std::string::npos);
 }

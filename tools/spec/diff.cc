@@ -3,6 +3,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -88,7 +90,7 @@ bool DiffReport::identical() const {
   if (!only_a.empty() || !only_b.empty()) return false;
   for (const auto& o : outputs)
     if (!o.mismatch.empty() || o.differing) return false;
-  return true;
+  return !printf_diff || printf_diff->identical();
 }
 
 DiffReport diff_outputs(const std::vector<OutputArray>& as, const std::vector<OutputArray>& bs,
@@ -134,6 +136,74 @@ DiffReport diff_outputs(const std::vector<OutputArray>& as, const std::vector<Ou
   return r;
 }
 
+namespace {
+
+std::vector<std::string_view> split_lines(std::string_view t) {
+  std::vector<std::string_view> v;
+  size_t p = 0;
+  while (p < t.size()) {
+    const size_t e = t.find('\n', p);
+    if (e == std::string_view::npos) {
+      v.push_back(t.substr(p));
+      break;
+    }
+    v.push_back(t.substr(p, e - p));
+    p = e + 1;
+  }
+  return v;
+}
+
+// Lines of `mine` beyond their count in `theirs` (multiset difference), first-appearance order.
+void surplus(const std::vector<std::string_view>& mine, const std::vector<std::string_view>& theirs,
+             size_t max_shown, std::vector<std::pair<std::string, uint64_t>>& shown, uint64_t& total) {
+  std::map<std::string_view, int64_t> count;
+  for (auto l : mine) ++count[l];
+  for (auto l : theirs) --count[l];
+  std::set<std::string_view> done;
+  for (auto l : mine) {
+    const int64_t n = count[l];
+    if (n <= 0 || !done.insert(l).second) continue;
+    total += static_cast<uint64_t>(n);
+    if (shown.size() < max_shown) shown.emplace_back(std::string(l), static_cast<uint64_t>(n));
+  }
+}
+
+std::string shown_line(const std::string& l) {
+  std::string r;
+  for (char ch : l.substr(0, 160)) {
+    if (ch == '\r') r += "\\r";
+    else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) r += fmt::format("\\x{:02x}", static_cast<unsigned char>(ch));
+    else r += ch;
+  }
+  return l.size() > 160 ? r + "..." : r;
+}
+
+}  // namespace
+
+PrintfDiff diff_printf(std::string_view a, std::string_view b, size_t max_shown) {
+  PrintfDiff d;
+  const auto la = split_lines(a), lb = split_lines(b);
+  d.lines_a = la.size();
+  d.lines_b = lb.size();
+  d.same_order = a == b;
+  if (d.same_order) return d;
+  surplus(la, lb, max_shown, d.only_a, d.only_a_total);
+  surplus(lb, la, max_shown, d.only_b, d.only_b_total);
+  return d;
+}
+
+void add_printf_diff(DiffReport& r, const std::optional<PrintfCapture>& a, const std::optional<PrintfCapture>& b,
+                     std::string_view la, std::string_view lb, size_t max_shown) {
+  if (a && b) {
+    r.printf_diff = diff_printf(a->text, b->text, max_shown);
+    return;
+  }
+  const std::optional<PrintfCapture>& one = a ? a : b;
+  if (one && !one->text.empty())
+    r.printf_note = fmt::format("printf: only {} captured printf output ({} lines); not compared",
+                                a ? la : lb, count_lines(one->text));
+}
+
 std::string format_report(const DiffReport& r, std::string_view la, std::string_view lb) {
   std::string s;
   for (const auto& d : r.outputs) {
@@ -160,6 +230,19 @@ std::string format_report(const DiffReport& r, std::string_view la, std::string_
   }
   for (const auto& n : r.only_a) s += fmt::format("{}: only in {}\n", n, la);
   for (const auto& n : r.only_b) s += fmt::format("{}: only in {}\n", n, lb);
+  if (const auto& p = r.printf_diff) {
+    if (p->identical())
+      s += fmt::format("printf: identical ({} lines{})\n", p->lines_a,
+                       p->same_order ? "" : ", in another order: the GPU's order across threads is not fixed");
+    else {
+      s += fmt::format("printf: {} of {} lines only in {}, {} of {} only in {}\n", p->only_a_total, p->lines_a, la,
+                       p->only_b_total, p->lines_b, lb);
+      for (const auto& [l, n] : p->only_a) s += fmt::format("  {}: \"{}\"{}\n", la, shown_line(l), n > 1 ? fmt::format(" (x{})", n) : "");
+      for (const auto& [l, n] : p->only_b) s += fmt::format("  {}: \"{}\"{}\n", lb, shown_line(l), n > 1 ? fmt::format(" (x{})", n) : "");
+    }
+  } else if (!r.printf_note.empty()) {
+    s += r.printf_note + "\n";
+  }
   s += r.identical() ? "identical\n" : "DIFFERENT\n";
   return s;
 }

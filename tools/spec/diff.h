@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/spec/output_dir.h"
@@ -32,14 +33,35 @@ struct OutputDiff {
   uint64_t nan_mismatches = 0;     // differing elements where exactly one side or both are NaN
 };
 
+// Device printf output of two runs, compared as multisets of lines: the GPU writes each printf
+// record when it reaches the FIFO, in an order no launch fixes (docs/printf.md), while tcsim writes
+// them in (CTA, warp, lane, call) order; the same lines in another order are the same output.
+struct PrintfDiff {
+  uint64_t lines_a = 0, lines_b = 0;
+  bool same_order = false;  // byte-identical texts
+  // Lines one side has more often than the other (line, surplus count), the first few of each in
+  // the side's own order; the totals count every surplus line.
+  std::vector<std::pair<std::string, uint64_t>> only_a, only_b;
+  uint64_t only_a_total = 0, only_b_total = 0;
+  bool identical() const { return only_a_total == 0 && only_b_total == 0; }
+};
+
 struct DiffReport {
   std::vector<OutputDiff> outputs;  // compared (present on both sides), in A's order
   std::vector<std::string> only_a, only_b;
+  // Printf output: compared when both sides captured it; `printf_note` says why not otherwise
+  // (only one side captured: not a difference, an older output directory has no capture).
+  std::optional<PrintfDiff> printf_diff;
+  std::string printf_note;
   bool identical() const;
 };
 
 DiffReport diff_outputs(const std::vector<OutputArray>& a, const std::vector<OutputArray>& b,
                         size_t max_shown = 8);
+PrintfDiff diff_printf(std::string_view a, std::string_view b, size_t max_shown = 8);
+// Adds the printf comparison of two captures (either may be absent) to `r`.
+void add_printf_diff(DiffReport& r, const std::optional<PrintfCapture>& a, const std::optional<PrintfCapture>& b,
+                     std::string_view label_a, std::string_view label_b, size_t max_shown = 8);
 
 // Human-readable report, one block per output; labels name the two sides (e.g. the directories).
 std::string format_report(const DiffReport& r, std::string_view label_a, std::string_view label_b);

@@ -307,7 +307,7 @@ TensorMapSpec parse_tensor_map(const Ctx& c, const std::string& name, const Json
     // Default: the buffer's element type (byte types travel as u8, see tensor_map_spec.cc).
     t.dtype = *parse_tm_dtype(spec::name(buf->dtype));
   }
-  // Counts must agree with the rank (the driver takes the rank once; ref/tma-mbarrier.md §3.2:
+  // Counts must agree with the rank (the driver takes the rank once; docs/tma_and_mbarrier.md §1:
   // 1 <= rank <= 5). Value limits are the driver's rules, checked by validate_tensor_map.
   const std::string pd = child(path, "global_dims");
   t.global_dims = get_uint_list<uint64_t>(
@@ -336,11 +336,122 @@ TensorMapSpec parse_tensor_map(const Ctx& c, const std::string& name, const Json
 // Scalar argument types (LAUNCH_SPEC.md "args").
 constexpr std::string_view kScalarTypes[] = {"u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64"};
 
-ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const LaunchSpec& s) {
+// {"bytes": "0a0b0c0d"}: hex pairs in memory order (LAUNCH_SPEC.md "args").
+std::vector<uint8_t> parse_hex_bytes(const Ctx& c, const Json& j, const std::string& path) {
+  const std::string s = get_string(c, j, path, "hex pairs in memory order, e.g. \"0a0b0c0d\"");
+  if (s.empty()) c.fail(path, "no bytes given (legal: one or more hex pairs, e.g. \"0a0b0c0d\")");
+  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    c.fail(path, fmt::format("\"{}\": bytes are hex pairs in memory order without a \"0x\" prefix (for a "
+                             "number in raw bits use a scalar such as {{\"u32\": \"0x...\"}})", s));
+  if (s.size() % 2)
+    c.fail(path, fmt::format("\"{}\" has {} hex digits, not whole bytes (legal: hex pairs, two digits per byte)",
+                             s.size() > 40 ? s.substr(0, 40) + "..." : s, s.size()));
+  if (s.size() / 2 > kMaxParamBytes)
+    c.fail(path, fmt::format("{} bytes are more than a kernel parameter can hold ({} bytes)", s.size() / 2,
+                             kMaxParamBytes));
+  std::vector<uint8_t> out(s.size() / 2);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    int d;
+    if (ch >= '0' && ch <= '9') d = ch - '0';
+    else if (ch >= 'a' && ch <= 'f') d = ch - 'a' + 10;
+    else if (ch >= 'A' && ch <= 'F') d = ch - 'A' + 10;
+    else c.fail(path, fmt::format("character {} ('{}') is not a hex digit (legal: 0-9, a-f, A-F)", i, ch));
+    out[i / 2] = static_cast<uint8_t>(out[i / 2] << 4 | d);
+  }
+  return out;
+}
+
+void check_arg_keys(const Ctx& c, const Json& j, const std::string& path, bool field,
+                    std::initializer_list<std::string_view> allowed) {
+  if (!field) return check_keys(c, j, path, allowed);
+  std::vector<std::string_view> with(allowed);
+  with.insert(with.begin(), "offset");
+  for (const auto& [k, v] : j.items()) {
+    if (k == "comment" || k == "case" || k == "description" || (!k.empty() && k[0] == '_')) continue;
+    bool ok = false;
+    for (auto a : with) ok |= (a == k);
+    if (!ok) {
+      std::string legal;
+      for (auto a : with) legal += (legal.empty() ? "" : ", ") + std::string(a);
+      c.fail(path, fmt::format("unknown field \"{}\" (legal here: {})", k, legal));
+    }
+  }
+}
+
+constexpr std::string_view kArgForms =
+    "{\"buffer\": NAME [, \"offset_bytes\": N]}, {\"tensor_map\": NAME}, one scalar {\"u32\": V}, "
+    "{\"bytes\": \"0a0b...\"} or {\"struct\": {\"size\": N, \"fields\": [...]}}";
+
+// Aggregates nest at most this deep (a bound on the recursion; real parameter structs nest a few levels).
+constexpr int kMaxStructDepth = 16;
+
+ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const LaunchSpec& s, bool field,
+                  int depth);
+
+// {"struct": {"size": N, "fields": [{"offset": O, ...an argument form...}, ...]}}: a by-value
+// aggregate (LAUNCH_SPEC.md "args"). Fields must lie inside [0, N), not overlap, and sit at a
+// multiple of their natural alignment (ArgSpec::align).
+void parse_struct(const Ctx& c, const Json& j, const std::string& path, const LaunchSpec& s, ArgSpec& a,
+                  int depth) {
+  need_object(c, j, path);
+  if (depth > kMaxStructDepth)
+    c.fail(path, fmt::format("aggregates nested more than {} deep", kMaxStructDepth));
+  check_keys(c, j, path, {"size", "fields"});
+  a.kind = ArgKind::Struct;
+  a.struct_size = static_cast<uint32_t>(
+      get_uint(c, need(c, j, path, "size", "the aggregate's size in bytes"), child(path, "size"), 1, kMaxParamBytes));
+  const std::string fp = child(path, "fields");
+  const Json& fs = need(c, j, path, "fields", "a list of {\"offset\": O, ...an argument form...}");
+  if (!fs.is_array()) c.fail(fp, fmt::format("expected a list of fields, found {}", type_name(fs)));
+  for (size_t i = 0; i < fs.size(); ++i) {
+    const std::string p = index(fp, i);
+    need_object(c, fs[i], p);
+    const uint64_t off =
+        get_uint(c, need(c, fs[i], p, "offset", "the field's byte offset in the aggregate"), child(p, "offset"), 0,
+                 a.struct_size - 1);
+    ArgSpec f = parse_arg(c, fs[i], p, s, true, depth);
+    f.field_offset = static_cast<uint32_t>(off);
+    const uint64_t end = off + f.size();
+    if (end > a.struct_size)
+      c.fail(p, fmt::format("the field {} ({} bytes at offset {}) ends at byte {}, past the aggregate's size {}",
+                            f.describe(), f.size(), off, end, a.struct_size));
+    if (off % f.align() != 0)
+      c.fail(p, fmt::format("the field {} at offset {} is not {}-byte aligned ({}; the nearest legal offsets "
+                            "are {} and {})", f.describe(), off, f.align(),
+                            f.kind == ArgKind::Buffer      ? "a pointer's natural alignment"
+                            : f.kind == ArgKind::TensorMap ? "a CUtensorMap is alignas(64)"
+                            : f.kind == ArgKind::Struct    ? "its largest field's alignment"
+                                                           : "a scalar's alignment is its size",
+                            off / f.align() * f.align(), (off / f.align() + 1) * f.align()));
+    a.fields.push_back(std::move(f));
+  }
+  // Overlaps: sorted by offset, each field must end before the next one starts. The message names
+  // the later-written field of the pair and the one it overlaps.
+  std::vector<size_t> order(a.fields.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return a.fields[x].field_offset < a.fields[y].field_offset;
+  });
+  for (size_t k = 1; k < order.size(); ++k) {
+    size_t i = order[k - 1], n = order[k];
+    if (a.fields[i].field_offset + a.fields[i].size() <= a.fields[n].field_offset) continue;
+    if (i > n) std::swap(i, n);
+    const ArgSpec& f = a.fields[n];
+    const ArgSpec& g = a.fields[i];
+    c.fail(index(fp, n), fmt::format("the field {} at bytes [{}, {}) overlaps {}[{}] {} at bytes [{}, {})",
+                                     f.describe(), f.field_offset, f.field_offset + f.size(), fp, i,
+                                     g.describe(), g.field_offset, g.field_offset + g.size()));
+  }
+}
+
+ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const LaunchSpec& s, bool field,
+                  int depth) {
   need_object(c, j, path);
   ArgSpec a;
+  a.json_path = path;
   if (j.contains("buffer")) {
-    check_keys(c, j, path, {"buffer", "offset_bytes"});
+    check_arg_keys(c, j, path, field, {"buffer", "offset_bytes"});
     a.kind = ArgKind::Buffer;
     a.name = get_string(c, j["buffer"], child(path, "buffer"), "a buffer name");
     const BufferSpec* b = s.find_buffer(a.name);
@@ -354,7 +465,7 @@ ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const La
     return a;
   }
   if (j.contains("tensor_map")) {
-    check_keys(c, j, path, {"tensor_map"});
+    check_arg_keys(c, j, path, field, {"tensor_map"});
     a.kind = ArgKind::TensorMap;
     a.name = get_string(c, j["tensor_map"], child(path, "tensor_map"), "a tensor map name");
     if (!s.find_tensor_map(a.name)) {
@@ -364,17 +475,34 @@ ArgSpec parse_arg(const Ctx& c, const Json& j, const std::string& path, const La
     }
     return a;
   }
-  if (j.size() != 1)
-    c.fail(path, fmt::format("expected {{\"buffer\": NAME [, \"offset_bytes\": N]}}, {{\"tensor_map\": "
-                             "NAME}} or one scalar {{\"u32\": V}}; found {}", j.dump()));
-  // One scalar member (the iteration proxy is a temporary: copy out the key, keep no reference to it).
-  const std::string key = j.begin().key();
-  const Json& val = j.begin().value();
+  if (j.contains("bytes")) {
+    check_arg_keys(c, j, path, field, {"bytes"});
+    a.kind = ArgKind::Bytes;
+    a.bytes = parse_hex_bytes(c, j["bytes"], child(path, "bytes"));
+    return a;
+  }
+  if (j.contains("struct")) {
+    check_arg_keys(c, j, path, field, {"struct"});
+    parse_struct(c, j["struct"], child(path, "struct"), s, a, depth + 1);
+    return a;
+  }
+  const size_t forms = j.size() - (field && j.contains("offset") ? 1 : 0);
+  if (forms != 1)
+    c.fail(path, fmt::format("expected {}; found {}", kArgForms, j.dump()));
+  // The one scalar member (through iterators: items()' proxies are temporaries, keep no reference).
+  std::string key;
+  const Json* valp = nullptr;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!(field && it.key() == "offset")) {
+      key = it.key();
+      valp = &it.value();
+    }
+  const Json& val = *valp;
   bool scalar = false;
   for (auto t : kScalarTypes) scalar |= (t == key);
   if (!scalar)
-    c.fail(path, fmt::format("unknown argument kind \"{}\" (legal: buffer, tensor_map, u8, i8, u16, "
-                             "i16, u32, i32, u64, i64, f32, f64)", key));
+    c.fail(path, fmt::format("unknown argument kind \"{}\" (legal: buffer, tensor_map, bytes, struct, u8, i8, "
+                             "u16, i16, u32, i32, u64, i64, f32, f64)", key));
   a.kind = ArgKind::Scalar;
   a.scalar = *parse_spec_dtype(key);
   const std::string p = child(path, key);
@@ -441,8 +569,25 @@ uint32_t ArgSpec::size() const {
     case ArgKind::Buffer: return 8;      // a 64-bit generic/global address (.u64 param)
     case ArgKind::TensorMap: return 128; // CUtensorMap, by value (§5.5.8; cuda.h CU_TENSOR_MAP_NUM_QWORDS 16)
     case ArgKind::Scalar: return elem_bytes(scalar);
+    case ArgKind::Bytes: return static_cast<uint32_t>(bytes.size());
+    case ArgKind::Struct: return struct_size;
   }
   return 0;
+}
+
+uint32_t ArgSpec::align() const {
+  switch (kind) {
+    case ArgKind::Buffer: return 8;
+    case ArgKind::TensorMap: return 64;
+    case ArgKind::Scalar: return elem_bytes(scalar);
+    case ArgKind::Bytes: return 1;
+    case ArgKind::Struct: {
+      uint32_t a = 1;
+      for (const ArgSpec& f : fields) a = std::max(a, f.align());
+      return a;
+    }
+  }
+  return 1;
 }
 
 std::string ArgSpec::describe() const {
@@ -452,6 +597,14 @@ std::string ArgSpec::describe() const {
                           : fmt::format("{{\"buffer\": \"{}\"}}", name);
     case ArgKind::TensorMap: return fmt::format("{{\"tensor_map\": \"{}\"}}", name);
     case ArgKind::Scalar: return fmt::format("{{\"{}\": 0x{:x}}}", spec::name(scalar), scalar_bits);
+    case ArgKind::Bytes: {
+      std::string hex;
+      for (size_t i = 0; i < bytes.size() && i < 8; ++i) hex += fmt::format("{:02x}", bytes[i]);
+      return fmt::format("{{\"bytes\": \"{}{}\"}}", hex, bytes.size() > 8 ? "..." : "");
+    }
+    case ArgKind::Struct:
+      return fmt::format("{{\"struct\": {{\"size\": {}, {} field{}}}}}", struct_size, fields.size(),
+                         fields.size() == 1 ? "" : "s");
   }
   return "?";
 }
@@ -504,7 +657,8 @@ LaunchSpec parse_spec_fields(std::string_view text, const std::string& path) {
   Json j = parse_json_bounded<Json>(text, path);
   need_object(c, j, "(top level)");
   check_keys(c, j, "", {"version", "ptx", "kernel", "arch", "grid", "block", "cluster",
-                        "dynamic_smem_bytes", "buffers", "tensor_maps", "args", "symbols", "outputs"});
+                        "dynamic_smem_bytes", "printf_fifo_bytes", "buffers", "tensor_maps", "args", "symbols",
+                        "outputs"});
   LaunchSpec s;
   s.path = path;
   s.dir = c.dir;
@@ -548,6 +702,10 @@ LaunchSpec parse_spec_fields(std::string_view text, const std::string& path) {
   if (j.contains("dynamic_smem_bytes"))
     s.dynamic_smem_bytes = static_cast<uint32_t>(get_uint(c, j["dynamic_smem_bytes"], "dynamic_smem_bytes", 0, UINT32_MAX));
 
+  // At most 1 GiB (the simulator keeps the captured records in memory); both machines raise a
+  // request below 512 KiB to 512 KiB (docs/printf.md "FIFO").
+  if (j.contains("printf_fifo_bytes"))
+    s.printf_fifo_bytes = get_uint(c, j["printf_fifo_bytes"], "printf_fifo_bytes", 1, uint64_t{1} << 30);
   if (j.contains("buffers")) {
     const Json& bs = need_object(c, j["buffers"], "buffers");
     for (const auto& [name, b] : bs.items()) s.buffers.push_back(parse_buffer(c, name, b, child("buffers", name)));
@@ -560,7 +718,7 @@ LaunchSpec parse_spec_fields(std::string_view text, const std::string& path) {
   if (j.contains("args")) {
     const Json& as = j["args"];
     if (!as.is_array()) c.fail("args", fmt::format("expected a list of arguments, found {}", type_name(as)));
-    for (size_t i = 0; i < as.size(); ++i) s.args.push_back(parse_arg(c, as[i], index("args", i), s));
+    for (size_t i = 0; i < as.size(); ++i) s.args.push_back(parse_arg(c, as[i], index("args", i), s, false, 0));
   }
   if (j.contains("symbols")) {
     const Json& ss = need_object(c, j["symbols"], "symbols");

@@ -80,7 +80,13 @@ struct SymbolSpec {
   InitSpec init;
 };
 
-enum class ArgKind : uint8_t { Buffer, TensorMap, Scalar };
+// The argument forms (LAUNCH_SPEC.md "args"): a device pointer, a whole CUtensorMap, a scalar, raw
+// bytes, or a by-value aggregate whose fields are any of these at byte offsets (nesting allowed).
+enum class ArgKind : uint8_t { Buffer, TensorMap, Scalar, Bytes, Struct };
+
+// Kernel parameters hold at most 32764 bytes (CUDA 12.1 and later on compute capability 7.0+,
+// CUDA C++ Programming Guide "Function Parameters"); no argument or field may be larger.
+inline constexpr uint32_t kMaxParamBytes = 32764;
 
 struct ArgSpec {
   ArgKind kind = ArgKind::Scalar;
@@ -88,8 +94,17 @@ struct ArgSpec {
   uint64_t offset_bytes = 0;      // buffer
   SpecDType scalar = SpecDType::U32;
   uint64_t scalar_bits = 0;       // the scalar's bytes, little-endian, in the low size() bytes
+  std::vector<uint8_t> bytes;     // Bytes: in memory order
+  uint32_t struct_size = 0;       // Struct: N, the aggregate's size in bytes
+  std::vector<ArgSpec> fields;    // Struct: the fields in file order, each with its field_offset
+  uint32_t field_offset = 0;      // this argument as a struct field: its "offset" in the aggregate
+  std::string json_path;          // where it was written ("args[2]", "args[2].struct.fields[1]")
 
-  uint32_t size() const;          // bytes the parameter must have: 8, 128, or the scalar's size
+  uint32_t size() const;          // bytes: 8, 128, the scalar's size, the byte count, or N
+  // Natural alignment: 8 for a pointer, 64 for a tensor map (cuda.h declares CUtensorMap
+  // alignas(64)), the size for a scalar, 1 for bytes, the largest field's for a struct (as a C
+  // compiler aligns an aggregate).
+  uint32_t align() const;
   std::string describe() const;   // {"buffer": "C"}, {"u32": 0x400}, ... for messages
 };
 
@@ -103,6 +118,10 @@ struct LaunchSpec {
   Dim3 grid, block, cluster;
   bool cluster_given = false;  // "cluster" present in the file (hardware: explicit cluster launch)
   uint32_t dynamic_smem_bytes = 0;
+  // The device printf FIFO's size for the launch (tcsim extension; tcsim-hw sets
+  // CU_LIMIT_PRINTF_FIFO_SIZE to it, which the H200's driver raises to at least 512 KiB, as tcsim
+  // does). Absent: the device's default (docs/printf.md "FIFO").
+  std::optional<uint64_t> printf_fifo_bytes;
   std::vector<BufferSpec> buffers;       // in file order (allocation order)
   std::vector<TensorMapSpec> tensor_maps;
   std::vector<ArgSpec> args;

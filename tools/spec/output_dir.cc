@@ -33,7 +33,50 @@ std::optional<SpecDType> dtype_from_descr(const std::string& d) {
   throw SpecError(fmt::format("{}: {}", where, what));
 }
 
+// A printf.txt of at most this size is read (tcsim caps what it captures far below; a larger file
+// is not an output of these tools).
+constexpr uint64_t kMaxPrintfFile = uint64_t{1} << 30;
+
+std::string read_text_file(const fs::path& p) {
+  std::error_code ec;
+  const auto size = fs::file_size(p, ec);
+  if (ec) bad(p.string(), fmt::format("cannot read: {}", ec.message()));
+  if (size > kMaxPrintfFile) bad(p.string(), fmt::format("{} bytes: larger than any printf capture ({} bytes)", size, kMaxPrintfFile));
+  std::ifstream f(p, std::ios::binary);
+  std::string s(size, '\0');
+  f.read(s.data(), static_cast<std::streamsize>(size));
+  if (!f) bad(p.string(), "read failed");
+  return s;
+}
+
 }  // namespace
+
+uint64_t count_lines(std::string_view text) {
+  uint64_t n = static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n'));
+  return n + (!text.empty() && text.back() != '\n');
+}
+
+std::string manifest_spec_path(const std::string& spec) {
+  std::error_code ec;
+  const fs::path abs = fs::weakly_canonical(fs::absolute(spec, ec), ec);
+  if (ec || spec.empty()) return spec;
+  std::vector<fs::path> roots;
+  for (fs::path d = abs.parent_path(); !d.empty(); d = d.parent_path()) {
+    if (fs::exists(d / ".git", ec)) {
+      roots.push_back(d);
+      break;
+    }
+    if (d == d.root_path()) break;
+  }
+#ifdef TCSIM_SOURCE_ROOT
+  roots.push_back(fs::weakly_canonical(fs::path(TCSIM_SOURCE_ROOT), ec));
+#endif
+  for (const fs::path& r : roots) {
+    const fs::path rel = abs.lexically_relative(r);
+    if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  }
+  return spec;
+}
 
 uint64_t OutputArray::count() const {
   uint64_t n = 1;
@@ -49,7 +92,7 @@ void write_output_dir(const std::string& dir, const RunInfo& run, const std::vec
   m["version"] = 1;
   m["tool"] = run.tool;
   m["arch"] = run.arch;
-  m["spec"] = run.spec;
+  m["spec"] = manifest_spec_path(run.spec);
   m["kernel"] = run.kernel;
   if (run.cycles) m["cycles"] = *run.cycles;
   if (run.seed) m["seed"] = *run.seed;
@@ -64,6 +107,26 @@ void write_output_dir(const std::string& dir, const RunInfo& run, const std::vec
     outs[o.name] = Json{{"dtype", std::string(name(o.dtype))}, {"shape", o.shape}, {"file", file}};
   }
   m["outputs"] = outs;
+  if (run.printf_output) {
+    const PrintfCapture& pc = *run.printf_output;
+    Json pj;
+    pj["file"] = "printf.txt";
+    pj["bytes"] = pc.text.size();
+    pj["lines"] = count_lines(pc.text);
+    if (pc.records) pj["records"] = *pc.records;
+    if (pc.dropped) pj["dropped"] = *pc.dropped;
+    if (pc.fifo_bytes) pj["fifo_bytes"] = *pc.fifo_bytes;
+    m["printf"] = pj;
+    const std::string ppath = (fs::path(dir) / "printf.txt").string();
+    if (!pc.text.empty()) {
+      std::ofstream pf(ppath, std::ios::binary | std::ios::trunc);
+      if (!pf) bad(ppath, "cannot create the file");
+      pf.write(pc.text.data(), static_cast<std::streamsize>(pc.text.size()));
+      if (!pf) bad(ppath, "write failed");
+    } else {
+      fs::remove(ppath, ec);  // a stale file of an earlier run would contradict "bytes": 0
+    }
+  }
   const std::string path = (fs::path(dir) / "manifest.json").string();
   std::ofstream f(path, std::ios::trunc);
   if (!f) bad(path, "cannot create the file");
@@ -98,6 +161,21 @@ OutputDir read_output_dir(const std::string& dir) {
     if (m.contains("approx_ops") && m["approx_ops"].is_array())
       for (const auto& a : m["approx_ops"])
         if (a.is_string()) r.run.approx_ops.push_back(a.get<std::string>());
+    if (m.contains("printf") && m["printf"].is_object()) {
+      const Json& pj = m["printf"];
+      PrintfCapture pc;
+      const std::string file = pj.contains("file") && pj["file"].is_string() ? pj["file"].get<std::string>() : "printf.txt";
+      const fs::path ppath = fs::path(dir) / file;
+      const uint64_t bytes = pj.contains("bytes") && pj["bytes"].is_number_unsigned() ? pj["bytes"].get<uint64_t>() : 0;
+      if (fs::exists(ppath, ec)) pc.text = read_text_file(ppath);
+      else if (bytes) bad(mpath.string(), fmt::format("printf: the manifest says {} bytes in {}, which is missing", bytes, ppath.string()));
+      if (pc.text.size() != bytes)
+        bad(ppath.string(), fmt::format("holds {} bytes, but the manifest says {}", pc.text.size(), bytes));
+      if (pj.contains("records") && pj["records"].is_number_unsigned()) pc.records = pj["records"].get<uint64_t>();
+      if (pj.contains("dropped") && pj["dropped"].is_number_unsigned()) pc.dropped = pj["dropped"].get<uint64_t>();
+      if (pj.contains("fifo_bytes") && pj["fifo_bytes"].is_number_unsigned()) pc.fifo_bytes = pj["fifo_bytes"].get<uint64_t>();
+      r.run.printf_output = std::move(pc);
+    }
     for (const auto& [oname, o] : m["outputs"].items()) {
       const std::string where = fmt::format("{}: outputs.{}", mpath.string(), oname);
       if (!o.is_object() || !o.contains("dtype") || !o["dtype"].is_string() || !o.contains("shape") ||
@@ -125,6 +203,9 @@ OutputDir read_output_dir(const std::string& dir) {
     }
     return r;
   }
+  if (fs::exists(fs::path(dir) / "printf.txt", ec))
+    r.run.printf_output = PrintfCapture{read_text_file(fs::path(dir) / "printf.txt"), std::nullopt, std::nullopt,
+                                        std::nullopt};
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.is_regular_file() && e.path().extension() == ".npy") files.push_back(e.path());

@@ -37,8 +37,12 @@ struct ParamLayout {
 // SpecError for an alignment that is not a power of two.
 ParamLayout layout_params(std::span<const ParamInfo> params, const std::string& kernel);
 
-// Checks the spec's args against the .entry's parameters: the count, and each size. SpecError
-// naming the parameter (index, name, size) and the argument, e.g.
+// Checks the spec's args against the .entry's parameters: the count, each size, and each
+// argument's alignment (ArgSpec::align: 64 for anything holding a tensor map, 8 for a pointer)
+// against the parameter's (its declared .align, or its type's): a parameter aligned less than
+// its argument needs is a different type than the spec describes (a struct holding a CUtensorMap
+// is alignas(64), so nvcc declares it `.param .align 64 .b8 p[N]`). SpecError naming the
+// parameter (index, name, size, alignment) and the argument, e.g.
 //   "args[2]: kernel 'k' parameter 2 'k_param_2' is 4 bytes, but {"u64": 0x5} is 8 bytes".
 void check_args(const LaunchSpec& spec, std::string_view kernel, std::span<const ParamInfo> params);
 
@@ -48,6 +52,13 @@ struct ArgValues {
   std::function<uint64_t(const ArgSpec&)> buffer_address;
   std::function<std::vector<std::byte>(const ArgSpec&)> tensor_map_bytes;  // 128 bytes
 };
+
+// Packs one argument into dst (dst.size() == a.size()), as the kernel reads it: a buffer's 8-byte
+// address, a tensor map's 128 bytes, a scalar's little-endian bytes, raw bytes as given, or an
+// aggregate with every field packed at its offset (recursively) and every byte no field covers
+// zero. Shared by every backend (tcsim, tcsim-hw, the CUDA driver library).
+void pack_arg(const ArgSpec& a, const ArgValues& values, std::span<std::byte> dst);
+std::vector<std::byte> pack_arg(const ArgSpec& a, const ArgValues& values);
 
 // The parameter buffer: every argument at its layout offset, padding zero. Calls check_args first.
 std::vector<std::byte> build_param_buffer(const LaunchSpec& spec, std::string_view kernel,

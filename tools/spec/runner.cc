@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tools/spec/buffer_init.h"
+#include "tools/spec/npy.h"
 #include "tools/spec/host_memory.h"
 #include "tools/spec/input_file.h"
 #include "tools/spec/spec_error.h"
@@ -46,6 +47,26 @@ void check_tensor_map_extent(const LaunchSpec& spec, const TensorMapSpec& t) {
                                  t.offset_bytes, t.global_dims[0], tm_dtype_name(t.dtype)));
 }
 
+void check_symbol_file(const InitSpec& init, uint64_t symbol_bytes) {
+  const NpyHeader h = read_npy_header(init.file_path);
+  const unsigned __int128 bytes = static_cast<unsigned __int128>(h.count()) * h.item_size;
+  if (bytes != symbol_bytes)
+    throw spec_error(init.spec_file, init.json_path,
+                     fmt::format("{} holds {} bytes ({} elements of {} bytes, '{}', shape ({})), but the "
+                                 "variable is declared with {} bytes (a file must hold exactly the "
+                                 "declaration's bytes, whatever its element type)",
+                                 init.file, static_cast<uint64_t>(bytes), h.count(), h.item_size, h.descr,
+                                 fmt::join(h.shape, ", "), symbol_bytes));
+}
+
+std::vector<std::byte> symbol_file_bytes(const InitSpec& init, uint64_t symbol_bytes) {
+  NpyArray a = read_npy(init.file_path);
+  if (a.data.size() != symbol_bytes) check_symbol_file(init, symbol_bytes);  // changed since the check
+  if (a.data.size() != symbol_bytes)
+    throw spec_error(init.spec_file, init.json_path, fmt::format("{} changed while it was read", init.file));
+  return std::move(a.data);
+}
+
 RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend& be) {
   RunResult r;
   be.load_module(ptx_text, spec.ptx_path);
@@ -66,6 +87,13 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
     if (!be.symbol(s.name, ref))
       throw spec_error(spec.path, p, fmt::format("{} declares no .global or .const variable \"{}\"",
                                                  spec.ptx, s.name));
+    if (s.init.kind == InitKind::File) {
+      // A file is matched by bytes (LAUNCH_SPEC.md "symbols"): nvcc declares most tables as .b8
+      // arrays, so the .npy's element type need not be the declaration's.
+      check_symbol_file(s.init, ref.size);
+      syms.push_back({&s, ref, ref.size});
+      continue;
+    }
     const uint32_t es = elem_bytes(s.dtype);
     if (ref.size % es != 0)
       throw spec_error(spec.path, p, fmt::format("the variable is {} bytes, not a whole number of {} "
@@ -95,7 +123,9 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
     be.copy_to_device(a, init.data(), init.size());
   }
   for (const auto& s : syms) {
-    const std::vector<std::byte> init = make_init_bytes(s.s->init, s.s->dtype, s.count);
+    const std::vector<std::byte> init = s.s->init.kind == InitKind::File
+                                            ? symbol_file_bytes(s.s->init, s.ref.size)
+                                            : make_init_bytes(s.s->init, s.s->dtype, s.count);
     be.copy_to_device(s.ref.address, init.data(), init.size());
   }
   std::map<std::string, std::vector<std::byte>> maps;

@@ -32,6 +32,7 @@ struct LaunchOutcome {
   std::vector<std::string> finding_lines;
   uint64_t finding_count = 0;
   std::vector<std::string> approx_ops;
+  std::optional<PrintfCapture> printf_output;  // device printf output, when the backend captures it
 };
 
 // The machine a spec runs on. Every method throws (SpecError for bad input the spec caused,
@@ -64,6 +65,11 @@ std::string resolve_arch(const LaunchSpec& spec, const std::string& ptx_text);
 // Not a driver rule (the driver cannot know allocations): a spec that breaks it would make the
 // kernel read outside its buffer. SpecError naming the map.
 void check_tensor_map_extent(const LaunchSpec& spec, const TensorMapSpec& t);
+
+// A symbol's `file` init (LAUNCH_SPEC.md "symbols"): the .npy must hold exactly the declared
+// bytes, whatever its element type (SpecError naming the spec field otherwise); its raw data.
+void check_symbol_file(const InitSpec& init, uint64_t symbol_bytes);
+std::vector<std::byte> symbol_file_bytes(const InitSpec& init, uint64_t symbol_bytes);
 
 struct RunResult {
   std::string kernel;  // the resolved .entry name

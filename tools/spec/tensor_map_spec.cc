@@ -13,10 +13,6 @@ std::string legal_tm_dtypes() {
   return r + "(and, moved as bytes: i8 e4m3 e5m2 e2m3 e3m2 e2m1x2 ue8m0 ue4m3 i16)";
 }
 
-uint32_t tm_dtype_bytes(TmDataType t) {
-  return isa::tensor_map_is_packed(t) ? 0 : static_cast<uint32_t>(isa::tensor_map_global_bits(t) / 8);
-}
-
 uint64_t tm_dim0_bytes(TmDataType t, uint64_t n) {
   return (n * static_cast<uint64_t>(isa::tensor_map_global_bits(t)) + 7) / 8;
 }

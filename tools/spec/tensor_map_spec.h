@@ -1,5 +1,5 @@
 // A launch spec's `tensor_maps` entry: exactly the arguments of cuTensorMapEncodeTiled (CUDA
-// Driver API "Tensor Map Object Management"; ref/tma-mbarrier.md §3.2), named as in the JSON.
+// Driver API "Tensor Map Object Management"; docs/tma_and_mbarrier.md §1), named as in the JSON.
 // The vocabulary (enums with cuda.h's values, JSON names, aliases) is isa's
 // (isa/descriptors/tensor_map.h); tools/tcsim-hw checks the values against cuda.h with
 // static_asserts. The driver's validity rules live in isa (validate_tensor_map, used through
@@ -43,7 +43,6 @@ struct TensorMapSpec {
 std::string_view tm_dtype_name(TmDataType t);
 std::optional<TmDataType> parse_tm_dtype(std::string_view s);  // also accepts byte-type aliases
 std::string legal_tm_dtypes();
-uint32_t tm_dtype_bytes(TmDataType t);  // 0 for the packed sub-byte types
 // Bytes that `n` elements along dimension 0 occupy in global memory (packed types: 4 or 6 bits each).
 uint64_t tm_dim0_bytes(TmDataType t, uint64_t n);
 

@@ -27,6 +27,6 @@ for f in isa/descriptors/tensor_map.cc isa/descriptors/bitfield.cc; do
   [ -e "$root/$f" ] && srcs="$srcs $root/$f"
 done
 # shellcheck disable=SC2086
-${CXX:-g++} -std=c++20 -O2 -ffp-contract=off -DFMT_HEADER_ONLY -I"$root" $extra -isystem "$cuda/include" \
+${CXX:-g++} -std=c++20 -O2 -ffp-contract=off -DFMT_HEADER_ONLY -DTCSIM_SOURCE_ROOT="\"$root\"" -I"$root" $extra -isystem "$cuda/include" \
   $srcs -o "$out" -L"$libdir" -lcuda
 echo "built $out"

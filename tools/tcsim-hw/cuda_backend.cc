@@ -1,9 +1,14 @@
 #include "tools/tcsim-hw/cuda_backend.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "tools/spec/ptx_params.h"
 #include "tools/spec/spec_error.h"
 
 namespace tcsim::hw {
@@ -71,6 +76,55 @@ CUresult encode_tiled(const spec::TensorMapSpec& t, uint64_t address, CUtensorMa
                                 static_cast<CUtensorMapFloatOOBfill>(t.oob_fill));
 }
 
+namespace {
+
+// Redirects file descriptor 1 to a temporary file until finish() (the captured bytes) or, when a
+// launch fails, the destructor, which restores stdout and passes the captured text on to it: what
+// the kernel printed before the error is not lost.
+class StdoutCapture {
+ public:
+  StdoutCapture() {
+    std::fflush(stdout);
+    file_ = std::tmpfile();
+    saved_ = dup(1);
+    if (!file_ || saved_ < 0 || dup2(fileno(file_), 1) < 0)
+      throw CudaError(fmt::format("capturing the kernel's printf output: cannot redirect stdout ({})",
+                                  std::strerror(errno)));
+  }
+  ~StdoutCapture() {
+    if (!file_) return;
+    const std::string t = restore();
+    std::fwrite(t.data(), 1, t.size(), stdout);
+    std::fflush(stdout);
+  }
+  StdoutCapture(const StdoutCapture&) = delete;
+  StdoutCapture& operator=(const StdoutCapture&) = delete;
+
+  std::string finish() {
+    std::string t = restore();
+    return t;
+  }
+
+ private:
+  std::string restore() {
+    std::fflush(stdout);
+    dup2(saved_, 1);
+    close(saved_);
+    std::string t;
+    std::rewind(file_);
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) t.append(buf, n);
+    std::fclose(file_);
+    file_ = nullptr;
+    return t;
+  }
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
+
+}  // namespace
+
 CudaBackend::CudaBackend(int ordinal) {
   check(cuInit(0), "cuInit");
   int n = 0;
@@ -95,6 +149,7 @@ void CudaBackend::load_module(const std::string& ptx, const std::string& source_
                          CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
   void* vals[] = {error_log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(error_log.size())),
                   info_log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(info_log.size()))};
+  ptx_ = ptx;
   const CUresult r = cuModuleLoadDataEx(&mod_, ptx.c_str(), 4, opts, vals);
   if (r != CUDA_SUCCESS) {
     mod_ = nullptr;
@@ -126,16 +181,30 @@ CUfunction CudaBackend::function(const std::string& kernel) {
 std::vector<spec::ParamInfo> CudaBackend::kernel_params(const std::string& kernel) {
   const CUfunction f = function(kernel);
   std::vector<spec::ParamInfo> r;
+  std::vector<size_t> offsets;
   for (size_t i = 0;; ++i) {
     size_t off = 0, size = 0;
     const CUresult res = cuFuncGetParamInfo(f, i, &off, &size);
     if (res == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
     check(res, fmt::format("cuFuncGetParamInfo({}, {})", kernel, i));
-    // The driver gives offsets, not alignments; the parameter buffer is handed over as one
-    // pointer per parameter (kernelParams), so only sizes matter here.
     r.push_back({fmt::format("param {} (offset {})", i, off), static_cast<uint32_t>(size), 1});
+    offsets.push_back(off);
   }
-  return r;
+  // The driver gives offsets and sizes; names and declared alignments come from the PTX itself
+  // (the simulator reads the same declaration), checked against the sizes the driver reports.
+  // Offsets are the driver's own: on the H200 it places a `.param .align 64` first parameter at
+  // offset 48 (docs/launch_spec.md "Parameter offsets"), so they are recorded, not compared.
+  param_offsets_ = offsets;
+  const auto declared = spec::ptx_entry_params(ptx_, kernel);
+  if (!declared) return r;  // an unusual declaration: sizes only, alignment unchecked
+  if (declared->size() != r.size())
+    throw CudaError(fmt::format("kernel {}: the PTX declares {} parameters, the driver reports {}", kernel,
+                                declared->size(), r.size()));
+  for (size_t i = 0; i < r.size(); ++i)
+    if ((*declared)[i].size != r[i].size)
+      throw CudaError(fmt::format("kernel {} parameter {} '{}': the PTX declares {} bytes, the driver reports {}",
+                                  kernel, i, (*declared)[i].name, (*declared)[i].size, r[i].size));
+  return *declared;
 }
 
 bool CudaBackend::symbol(const std::string& name, spec::SymbolRef& out) {
@@ -214,6 +283,16 @@ spec::LaunchOutcome CudaBackend::launch(const std::string& kernel, const spec::L
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
   }
+  if (s.printf_fifo_bytes)
+    check(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, static_cast<size_t>(*s.printf_fifo_bytes)),
+          fmt::format("cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, {})", *s.printf_fifo_bytes));
+  size_t fifo = 0;
+  check(cuCtxGetLimit(&fifo, CU_LIMIT_PRINTF_FIFO_SIZE), "cuCtxGetLimit(CU_LIMIT_PRINTF_FIFO_SIZE)");
+  printf_fifo_bytes_ = fifo;
+  // The driver writes the kernel's printf output to this process's stdout when the context
+  // synchronises: stdout goes to a temporary file for the launch, and the text becomes the
+  // outcome's printf_output (docs/printf.md "tcsim-hw").
+  StdoutCapture capture;
   CUevent start = nullptr, stop = nullptr;
   check(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
   check(cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
@@ -229,7 +308,9 @@ spec::LaunchOutcome CudaBackend::launch(const std::string& kernel, const spec::L
   elapsed_ms_ = ms;
   cuEventDestroy(start);
   cuEventDestroy(stop);
-  return {};
+  spec::LaunchOutcome o;
+  o.printf_output = spec::PrintfCapture{capture.finish(), std::nullopt, std::nullopt, fifo};
+  return o;
 }
 
 std::string CudaBackend::gpu_name() const {

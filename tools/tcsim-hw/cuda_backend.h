@@ -48,6 +48,10 @@ class CudaBackend final : public spec::Backend {
   std::string compute_capability() const;  // "9.0"
   std::string driver_version() const;      // "13.0" (cuDriverGetVersion)
   double last_elapsed_ms() const { return elapsed_ms_; }
+  // CU_LIMIT_PRINTF_FIFO_SIZE in effect for the last launch (the driver may round what was asked).
+  uint64_t last_printf_fifo_bytes() const { return printf_fifo_bytes_; }
+  // The parameter offsets cuFuncGetParamInfo reported for the last kernel_params call.
+  const std::vector<size_t>& param_offsets() const { return param_offsets_; }
 
  private:
   CUfunction function(const std::string& kernel);
@@ -55,8 +59,11 @@ class CudaBackend final : public spec::Backend {
   CUdevice dev_ = 0;
   CUcontext ctx_ = nullptr;
   CUmodule mod_ = nullptr;
+  std::string ptx_;  // the loaded module's text (parameter names and alignments: ptx_params.h)
   std::vector<CUdeviceptr> allocations_;
   double elapsed_ms_ = 0;
+  uint64_t printf_fifo_bytes_ = 0;
+  std::vector<size_t> param_offsets_;
 };
 
 }  // namespace tcsim::hw

@@ -102,7 +102,12 @@ int run(const Options& o) {
                 {"compute_capability", be.compute_capability()},
                 {"driver_version", be.driver_version()},
                 {"date", utc_now()},
-                {"elapsed_ms", fmt::format("{:.4f}", be.last_elapsed_ms())}};
+                {"elapsed_ms", fmt::format("{:.4f}", be.last_elapsed_ms())},
+                {"printf_fifo_bytes", fmt::format("{}", be.last_printf_fifo_bytes())},
+                {"param_offsets", fmt::format("{}", fmt::join(be.param_offsets(), ","))}};
+  info.printf_output = r.outcome.printf_output;
+  // The kernel's printf output, where a CUDA program shows it: on stdout, after the launch.
+  if (r.outcome.printf_output) std::fwrite(r.outcome.printf_output->text.data(), 1, r.outcome.printf_output->text.size(), stdout);
   spec::write_output_dir(o.out, info, r.outputs);
   fmt::print("{}: kernel {} on {} ({}): {:.4f} ms; outputs written to {}\n", o.spec, r.kernel,
              be.gpu_name(), be.compute_capability(), be.last_elapsed_ms(), o.out);

@@ -46,7 +46,8 @@ int run_diff(Args args) {
   const spec::OutputDir b = spec::read_output_dir(dirs[1]);
   print_provenance(a);
   print_provenance(b);
-  const spec::DiffReport r = spec::diff_outputs(a.outputs, b.outputs, max_shown);
+  spec::DiffReport r = spec::diff_outputs(a.outputs, b.outputs, max_shown);
+  spec::add_printf_diff(r, a.run.printf_output, b.run.printf_output, dirs[0], dirs[1], max_shown);
   fmt::print("{}", spec::format_report(r, dirs[0], dirs[1]));
   return r.identical() ? 0 : 1;
 }

@@ -131,7 +131,8 @@ int run_golden(Args args) {
       sim::Device& dev = pool.device(*arch);
       SimBackend backend(dev, s.path, &pool);
       const spec::RunResult r = spec::run_spec(s, ptx, backend);
-      const spec::DiffReport d = spec::diff_outputs(r.outputs, golden.outputs, 4);
+      spec::DiffReport d = spec::diff_outputs(r.outputs, golden.outputs, 4);
+      spec::add_printf_diff(d, r.outcome.printf_output, golden.run.printf_output, "tcsim", gdir.string(), 4);
       for (const auto& w : r.outcome.finding_lines) fmt::print("  finding: {}\n", w);
       if (d.identical()) {
         fmt::print("PASS {}\n", name);

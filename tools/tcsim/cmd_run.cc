@@ -6,6 +6,7 @@
 // findings under --strict.
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -163,7 +164,11 @@ int sweep(const RunOptions& o, Simulate&& simulate) {
     std::string why;
     try {
       const spec::RunResult r = simulate(opts);
-      const spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
+      if (base.outcome.printf_output && r.outcome.printf_output) {
+        // The same lines in another order is the same printf output for a GPU, not a race.
+        d.printf_diff = spec::diff_printf(base.outcome.printf_output->text, r.outcome.printf_output->text);
+      }
       if (d.identical()) continue;
       why = spec::format_report(d, "seed 0 (default order)", fmt::format("seed {}", seed));
     } catch (const std::exception& e) {
@@ -220,6 +225,15 @@ int run_run(Args args) {
   }
   clear_progress_line();
 
+  // Device printf output, as a GPU's driver writes it when the host synchronises: after the launch.
+  if (const auto& p = r.outcome.printf_output) {
+    std::fwrite(p->text.data(), 1, p->text.size(), stdout);
+    std::fflush(stdout);  // before any note or finding on stderr
+    if (p->dropped.value_or(0))
+      fmt::print(stderr, "note: printf: {} of {} printf calls dropped: the {}-byte printf FIFO was full "
+                 "(cudaLimitPrintfFifoSize; docs/printf.md)\n", *p->dropped, *p->dropped + p->records.value_or(0),
+                 p->fifo_bytes.value_or(0));
+  }
   if (!r.outcome.findings_summary.empty()) fmt::print(stderr, "{}", r.outcome.findings_summary);
   fmt::print("{}: kernel {} on {}: {} cycles\n", o.spec, r.kernel, arch_name, r.outcome.cycles.value_or(0));
   if (!r.outcome.approx_ops.empty())
@@ -235,12 +249,14 @@ int run_run(Args args) {
     info.seed = o.device.seed;
     info.approx_ops = r.outcome.approx_ops;
     info.findings = r.outcome.findings;
+    info.printf_output = r.outcome.printf_output;
     spec::write_output_dir(*o.out, info, r.outputs);
     fmt::print("outputs written to {}\n", *o.out);
   }
   int rc = 0;
   if (golden) {
-    const spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    spec::DiffReport d = spec::diff_outputs(r.outputs, golden->outputs);
+    spec::add_printf_diff(d, r.outcome.printf_output, golden->run.printf_output, "tcsim", *o.golden);
     fmt::print("{}", spec::format_report(d, "tcsim", *o.golden));
     if (!d.identical()) rc = 1;
   }

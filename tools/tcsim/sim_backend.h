@@ -12,6 +12,7 @@
 
 #include "sim/api.h"
 #include "sim/report/finding_json.h"
+#include "tools/spec/params.h"
 #include "tools/spec/runner.h"
 #include "tools/spec/tensor_map_encode.h"
 
@@ -89,14 +90,20 @@ class SimBackend final : public spec::Backend {
     return spec::encode_tensor_map_bytes(t, address, spec_file_, dev_.arch());
   }
   spec::LaunchOutcome launch(const std::string& kernel, const spec::LaunchSpec& s,
-                             std::span<const std::byte> params, std::span<const spec::ParamInfo>) override {
+                             std::span<const std::byte> params, std::span<const spec::ParamInfo> pinfo) override {
     sim::LaunchConfig cfg;
+    // The spec's names of its tensor-map arguments, for messages (the misread report names the map).
+    const spec::ParamLayout layout = spec::layout_params(pinfo, kernel);
+    for (size_t i = 0; i < s.args.size() && i < layout.offsets.size(); ++i)
+      if (s.args[i].kind == spec::ArgKind::TensorMap)
+        cfg.param_labels.push_back({layout.offsets[i], 128, s.args[i].name});
     cfg.grid = {s.grid.x, s.grid.y, s.grid.z};
     cfg.block = {s.block.x, s.block.y, s.block.z};
     cfg.cluster = {s.cluster.x, s.cluster.y, s.cluster.z};
     cfg.explicit_cluster = s.cluster_given;  // as tcsim-hw: a spec naming "cluster" is a cluster launch
     cfg.dynamic_smem_bytes = s.dynamic_smem_bytes;
-    const sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
+    if (s.printf_fifo_bytes) cfg.printf_fifo_bytes = *s.printf_fifo_bytes;
+    sim::LaunchResult r = dev_.launch(*module_, kernel, cfg, params);
     spec::LaunchOutcome out;
     out.cycles = r.cycles;
     out.findings = sim::findings_to_json(r.findings);
@@ -104,6 +111,8 @@ class SimBackend final : public spec::Backend {
     out.finding_lines = r.finding_lines();
     out.finding_count = sim::total_occurrences(r.findings);
     out.approx_ops = r.approx_ops;
+    out.printf_output =
+        spec::PrintfCapture{std::move(r.printf_output), r.printf_records, r.printf_dropped, r.printf_fifo_bytes};
     return out;
   }
 

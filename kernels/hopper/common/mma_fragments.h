@@ -50,7 +50,7 @@ HOPPER_HD AccCoord mma_acc_elem(uint32_t m, uint32_t lane, uint32_t i) {
   return {g, 2 * q + i};
 }
 
-// wgmma (§9.7.15.5.1.1, wgmma-mma.md §1.5), thread t of the warpgroup, w = t / 32:
+// wgmma (§9.7.15.5.1.1, docs/mma_fragments.md §2), thread t of the warpgroup, w = t / 32:
 //   D: accumulator pair p: row 16w + g + 8(p & 1), columns 8(p >> 1) + 2q + {0, 1}
 //   A in registers: register j: row 16w + g + 8(j & 1), bytes [4q + 16(j >> 1), +4) of the
 //   K-step's 32 bytes (the same in bytes for f16/bf16, tf32, 8-bit and b1).

@@ -1,6 +1,6 @@
 // Canonical shared-memory layouts of wgmma operands, the swizzle, and the 64-bit matrix descriptor
 // (PTX ISA 9.2 §9.7.15.5.1.2 "Shared memory matrix layout", §9.7.15.5.1.2.2 "Matrix descriptor";
-// tcsim notes: shared/ref/tcgen05.md §7, shared/ref/wgmma-mma.md §1.4).
+// docs/smem_layouts.md §2-§5).
 //
 // Plain C++ (host and device): the single-instruction wgmma kernels place their operands with these
 // functions, and kernels/hopper/layout_check.cc proves on the host that what the descriptor tells
@@ -26,12 +26,12 @@
 //  MN-major, swizzle W: atoms of 8 K-rows x W bytes
 //    addr(r, k) = start + (rb/W)*LBO + (k/8)*SBO + (k%8)*W + rb%W
 //    LBO: next atom along MN; SBO: next 8 K-rows. K-step s starts at 2*s*SBO.
-//    (LBO and SBO swap roles between no-swizzle and swizzled MN-major: tcgen05.md §7.2.)
+//    (LBO and SBO swap roles between no-swizzle and swizzled MN-major: docs/smem_layouts.md §3.)
 //
 // Swizzle: an XOR of address bits [4, 4+b) with bits [7, 7+b), b = 1/2/3 for 32B/64B/128B, i.e.
 // 16-byte chunk c of 128-byte line L goes to chunk c ^ (L mod 2^b) (§9.7.15.5.1.2, Table "swizzle
 // modes"). The phase used is ((addr >> 7) - base_offset) mod 2^b: measured on the H200 for 128B
-// (wgmma-mma.md §1.4); for 64B/32B assumed to follow the same rule. Data written with
+// (docs/smem_layouts.md §5); for 64B/32B assumed to follow the same rule. Data written with
 // base_offset 0 is swizzled on absolute address bits (what TMA writes); "anchored" data has its
 // pattern start at the tile start P and is read with base_offset = (P >> 7) & 7.
 #pragma once

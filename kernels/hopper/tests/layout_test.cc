@@ -5,8 +5,8 @@
 // The writer is the kernels' own code (common/smem_layout.h, compiled here for the host). The
 // reader is independent of it: the descriptor is decoded by tcsim's isa/descriptors (and checked
 // by validate_smem_desc), and the address of element (row, k) of each K-step is evaluated from the
-// PTX canonical-layout table (PTX ISA 9.2 §9.7.15.5.1.2.1; tcgen05.md §7.1) written as CuTe-style
-// (shape : stride) modes, then swizzled with the measured base-offset rule (wgmma-mma.md §1.4).
+// PTX canonical-layout table (PTX ISA 9.2 §9.7.15.5.1.2.1; docs/smem_layouts.md §2) written as CuTe-style
+// (shape : stride) modes, then swizzled with the measured base-offset rule (docs/smem_layouts.md §5).
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -229,7 +229,7 @@ TEST_CASE("the reader finds the misplaced element when the writer is wrong (nega
 
 TEST_CASE("descriptor bits, worked by hand (§9.7.15.5.1.2.2)") {
   // K-major 128B swizzle at 0x400 (1024), LBO 16 (enc 1), SBO 1024 (enc 64): the configuration of the
-  // H200 check in wgmma-mma.md §1.4. start 1024 >> 4 = 0x40; LBO 1 << 16; SBO 64 << 32 = 0x40'0000'0000;
+  // H200 check of docs/smem_layouts.md §7. start 1024 >> 4 = 0x40; LBO 1 << 16; SBO 64 << 32 = 0x40'0000'0000;
   // layout 1 (128B) << 62 = 0x4000'0000'0000'0000.
   CHECK(hopper::make_wgmma_desc(1024, 16, 1024, hopper::kSwz128B, 0) == 0x4000004000010040ull);
   // MN-major 64B swizzle, start 0x2200 (8704), LBO 512 (enc 32), SBO 1024 (enc 64), base offset 3:
@@ -266,7 +266,7 @@ TEST_CASE("wgmma fragments cover D and the register A exactly once") {
       CHECK(a.insert({f.row, f.unit}).second);
     }
   CHECK(a.size() == 64u * 8);
-  // Spot values from the PTX figure for f16 A (§9.7.15.5.1.1, wgmma-mma.md §1.5): thread 37 (warp 1,
+  // Spot values from the PTX figure for f16 A (§9.7.15.5.1.1, docs/mma_fragments.md §2): thread 37 (warp 1,
   // g 1, q 1) register 3 holds row 16 + 1 + 8 = 25, elements k = 2*1 + 8 = 10, 11 = bytes 20..23.
   CHECK(hopper::wgmma_a_frag(37, 3).row == 25);
   CHECK(hopper::wgmma_a_frag(37, 3).unit == 5);

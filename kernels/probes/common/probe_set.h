@@ -1,4 +1,4 @@
-// The probe vectors of shared/ref/numerics.md §4.1 (Q1-Q20), shared by the sm_90a program
+// The probe vectors of docs/mma_numerics.md §6 (Q1-Q20), shared by the sm_90a program
 // (sm90/probes_main.cu) and the sm_100a tcgen05 program (tcgen05/tcgen05_probes.cu). Host-only.
 // Each probe is one dot product given by values (encoded exactly per type; a probe whose value
 // the type cannot hold is skipped) or raw codes; the comments give each probe's expected result

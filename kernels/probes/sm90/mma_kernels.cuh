@@ -7,7 +7,7 @@
 // bytes: fp8/s8/u8, f16/bf16, tf32 as an fp32 word); C and D are M x N row-major 32-bit words
 // (f32 / s32 bits, or an f16 code in the low half).
 //
-// Register fragments (PTX ISA §9.7.14.5.7/8/10; shared/ref/wgmma-mma.md §1.5, §2), g = lane/4,
+// Register fragments (PTX ISA §9.7.14.5.7/8/10; docs/mma_fragments.md), g = lane/4,
 // q = lane%4, w = warp in the warpgroup:
 //   A 16-bit k16: a_i (i=0..7), reg i/2 half i%2: row g + 8((i>>1)&1), k 2q + (i&1) + 8(i>>2)
 //   A 32-bit k8 : a_i (i=0..3), reg i:             row g + 8(i&1),      k q + 4(i>>1)
@@ -19,7 +19,7 @@
 //   wgmma A(RS) : the m16 A fragment of warp w, rows 16w..16w+15
 //   wgmma D m64nN: d_i (i=0..N/2-1): row 16w + g + 8((i>>1)&1), col 8(i>>2) + 2q + (i&1)
 // Shared memory for wgmma SS: K-major, no swizzle (PTX ISA §9.7.15.5.1.2.1 canonical layouts;
-// shared/ref/tcgen05.md §7): core matrices of 8 rows x 16 bytes; byte offset of (row r, byte kb)
+// docs/smem_layouts.md §2): core matrices of 8 rows x 16 bytes; byte offset of (row r, byte kb)
 // = (r/8)*256 + (kb/16)*128 + (r%8)*16 + kb%16, so LBO (next core matrix along K) = 128 B and
 // SBO (next 8 rows) = 256 B. Every operand here has 32 bytes of K per row.
 #pragma once

@@ -1,4 +1,4 @@
-// The probe suite of shared/ref/numerics.md §4.1 (Q1-Q20) on every sm_90a tensor-core path:
+// The probe suite of docs/mma_numerics.md §6 (Q1-Q20) on every sm_90a tensor-core path:
 // mma.sync, wgmma with A from shared memory (SS) and from registers (RS), every type and D type.
 //
 // Each probe is one dot product (row 0 of A, column 0 of B, C[0][0]; everything else zero) run

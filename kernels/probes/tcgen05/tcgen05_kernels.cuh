@@ -2,7 +2,7 @@
 // B from shared memory, C/D (and block-scale factors) in tensor memory. One CTA of 128 threads
 // computes one tile per blockIdx.x: D = A*B + C, `reps` times (D accumulates in TMEM).
 //
-// Sequence (shared/ref/tcgen05.md; PTX ISA §9.7.16):
+// Sequence (PTX ISA §9.7.16; docs/tensor_memory.md):
 //   warp 0: tcgen05.alloc 32 columns (§9.7.16.7.1), relinquish_alloc_permit; thread 0: mbarrier.init
 //   all:    A, B -> shared memory, K-major, no swizzle (§9.7.16.3; LBO 128 B along K, SBO 256 B
 //           per 8 rows, descriptor version bits 46-48 = 0b001, §9.7.16.4.1); fence.proxy.async

@@ -1,5 +1,5 @@
 // tcgen05.mma probes for sm_100a (B200), ready for the day a B200 is available: the Q1-Q20 probes
-// of shared/ref/numerics.md §4.1 through tcgen05 (B1, B2, B9, B11) plus the B200 questions of §4.2
+// of docs/mma_numerics.md §6 through tcgen05 (B1, B2, B9, B11) plus the B200 questions of §4.2
 // (B3-B8; see README.md), a layout self-check and a random differential run per combination of
 // the sm_100a tcgen05 parameter rows of tcsim. Output lines as probes_sm90 / diff_sm90:
 //   PROBE <combo> <id> hw=<D> row=<tcsim row> <hypothesis>=<D>... a=... b=... c=... [sa= sb=] # ...
@@ -86,7 +86,7 @@ struct Combo {
       default: return launch<tc::kMXF4NVF4_4X, 0>;
     }
   }
-  // Instruction descriptor (PTX ISA §9.7.16.4.2 Tables 42-44; shared/ref/tcgen05.md §5)
+  // Instruction descriptor (PTX ISA §9.7.16.4.2 Tables 42-44; docs/smem_layouts.md §7)
   uint32_t idesc(bool saturate) const {
     const auto f8 = [](DType t) -> uint32_t {
       switch (t) {

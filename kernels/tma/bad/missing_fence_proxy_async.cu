@@ -5,7 +5,7 @@
 //
 // tcsim must report: a proxy race — the cp.async.bulk.tensor store (global.shared::cta) reads
 // shared bytes [tile, tile + 4096) written by st.shared in this kernel (the fill loop) with no
-// fence.proxy.async between them (PTX ISA §9.7.13.4, ref/tma-mbarrier.md §2, checker rule 10).
+// fence.proxy.async between them (PTX ISA §9.7.13.4; docs/tma_and_mbarrier.md §3, rule 1).
 // On hardware the output usually looks right, which is what makes this bug dangerous.
 // Spec: missing_fence_proxy_async.json.
 #include "../async_util.cuh"

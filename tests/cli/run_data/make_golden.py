@@ -18,7 +18,7 @@ def write(dirname, values):
     bits = [struct.unpack("<I", struct.pack("<f", v))[0] for v in values]
     write_npy(os.path.join(dirname, "y.npy"), "<f4", (2, 32), struct.pack("<64I", *bits))
     manifest = {"version": 1, "tool": "python (exact arithmetic)", "arch": "sm_90a",
-                "spec": "add_bias.json", "kernel": "add_bias",
+                "spec": "tests/cli/run_data/add_bias.json", "kernel": "add_bias",
                 "outputs": {"y": {"dtype": "f32", "shape": [2, 32], "file": "y.npy"}}}
     with open(os.path.join(dirname, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)

@@ -1,0 +1,26 @@
+# cmake -DCMD="a;b;c" -DEXPECT_RC=nonzero|N -DEXPECT_OUT=regex [-DFORBID_OUT=regex] -P expect_run.cmake
+# Runs CMD, prints its output, and fails unless the exit status and the combined output match.
+execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(EXPECT_RC STREQUAL "nonzero")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "FAIL: expected a non-zero exit status, got 0")
+  endif()
+elseif(NOT rc EQUAL EXPECT_RC)
+  message(FATAL_ERROR "FAIL: expected exit status ${EXPECT_RC}, got ${rc}")
+endif()
+if(EXPECT_OUT AND NOT "${out}${err}" MATCHES "${EXPECT_OUT}")
+  message(FATAL_ERROR "FAIL: the output does not match: ${EXPECT_OUT}")
+endif()
+if(FORBID_OUT AND "${out}${err}" MATCHES "${FORBID_OUT}")
+  message(FATAL_ERROR "FAIL: the output matches the forbidden: ${FORBID_OUT}")
+endif()
+# Exactly one line from the library: bad input is one clear line.
+if(ONE_LINE)
+  string(REPLACE ";" "," text "${out}${err}")  # `;` would split the match list
+  string(REGEX MATCHALL "${ONE_LINE}[^\n]*" lines "${text}")
+  list(LENGTH lines n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "FAIL: expected exactly one line matching '${ONE_LINE}', found ${n}")
+  endif()
+endif()

@@ -1,0 +1,198 @@
+// Device numbers as data (DESIGN.md "Data, not code, for the machine's numbers").
+//
+// H200: every attribute as a real H200 SXM reported it (kernels/host/device_query.cu run on
+// 2026-12-02, driver 580.159.04: kernels/host/golden/h200_device.json); CTest
+// kernels_host_device_query_h200 compares every value, except the capabilities tcsim does not
+// provide (reported absent here, below) and the PCI location.
+// B200: the SM count, per-SM and launch limits and the clock are the simulator's
+// (models/machine/machine_table.cc, with their sources); the texture and surface limits are the
+// H200's, which the CUDA C++ Programming Guide's compute-capability table gives identically for 9.0
+// and 10.0; memory size, bandwidth and bus width are NVIDIA's published B200 figures; the L2 size
+// is assumed (UNCONFIRMED): not measured on a B200.
+#include "tools/cuda_driver/device_props.h"
+
+#include "models/machine/machine_config.h"
+
+namespace tcsim::cudrv {
+namespace {
+
+// H200 SXM: total memory, memory clock, bus width, L2, persisting L2 and copy engines measured
+// (h200_device.json). Bandwidth 4.8 TB/s (NVIDIA H200 datasheet); host link PCIe Gen5 x16, 64 GB/s
+// per direction (datasheet), of which copies reach about 55 GB/s (assumed).
+constexpr DeviceProps kH200 = {"NVIDIA H200 (tcsim)", 9, 0, 150109880320ull, 3201000, 6016, 62914560, 39321600, 3,
+                               4800.0, 55.0};
+// B200: 180 GB (DGX B200 datasheet, "1,440 GB total GPU memory" for 8 GPUs); 8 TB/s (same); bus
+// width 8192 bits (eight HBM3e stacks of 1024 bits), memory clock assumed from 8 TB/s; L2 126 MiB
+// assumed (UNCONFIRMED), persisting L2 the H200's measured 5/8 of it (assumed); copy engines assumed;
+// host link PCIe Gen6 x16 (assumed 110 GB/s reachable).
+constexpr DeviceProps kB200 = {"NVIDIA B200 (tcsim)", 10, 0, 193273528320ull, 3996000, 8192, 132120576, 82575360, 4,
+                               8000.0, 110.0};
+
+}  // namespace
+
+const DeviceProps& device_props(isa::Arch arch) { return arch == isa::Arch::Sm90a ? kH200 : kB200; }
+
+std::optional<int> device_attribute(isa::Arch arch, CUdevice_attribute attr) {
+  const DeviceProps& d = device_props(arch);
+  const models::MachineConfig& m = models::machine_config(arch);
+  switch (attr) {
+    // Thread, block and grid limits (identical for cc 9.0 and 10.0).
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return static_cast<int>(m.max_threads_per_cta);
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return static_cast<int>(m.max_block[0]);
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return static_cast<int>(m.max_block[1]);
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return static_cast<int>(m.max_block[2]);
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return static_cast<int>(m.max_grid[0]);
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return static_cast<int>(m.max_grid[1]);
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return static_cast<int>(m.max_grid[2]);
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return static_cast<int>(m.default_max_dynamic_smem);
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
+    case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 2147483647;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return 65536;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return static_cast<int>(m.clock_mhz * 1000);
+    case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
+    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: return 1;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return static_cast<int>(m.num_sms);
+    case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: return 0;
+    case CU_DEVICE_ATTRIBUTE_INTEGRATED: return 0;
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: return CU_COMPUTEMODE_DEFAULT;
+    // Texture and surface limits (tcsim implements no texture instructions; these are the device's).
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: return 131072;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH: return 131072;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: return 65536;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: return 16384;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT: return 16384;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: return 16384;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS: return 2048;
+    case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
+    case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: return 1;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return 0;
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: return 0;
+    case CU_DEVICE_ATTRIBUTE_TCC_DRIVER: return 0;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return d.memory_clock_khz;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return d.memory_bus_width;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return d.l2_bytes;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return static_cast<int>(m.max_threads_per_sm);
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return d.async_engines;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS: return 2048;
+    case CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE: return 8192;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: return 8192;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: return 32768;
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: return 0;
+    case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: return 32;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS: return 2046;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH: return 131072;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: return 65536;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH: return 16384;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: return 16384;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH: return 16384;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS: return 2048;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS: return 2048;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS: return 2046;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: return 268435456;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH: return 131072;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: return 65000;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH: return 2097120;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT: return 32768;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return d.cc_major;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return d.cc_minor;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: return 32768;
+    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return static_cast<int>(m.smem_per_sm);
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return 65536;
+    case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: return 0;
+    case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: return 0;
+    case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: return 2;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 0;
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return static_cast<int>(m.max_smem_per_cta);
+    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return static_cast<int>(m.max_ctas_per_sm);
+    case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return d.max_persisting_l2_bytes;
+    case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 134217728;  // measured on the H200
+    case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return static_cast<int>(m.reserved_smem_per_cta);
+    case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return 1;
+    case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: return 4;
+    case CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_NUMA_CONFIG: return CU_DEVICE_NUMA_CONFIG_NONE;
+    case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
+    case CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID: return 0;
+    case CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID: return 0;
+    // Absent in tcsim: unified/managed memory and host-native atomics need the device to
+    // reach host memory, which the simulated global memory cannot; stream memory operations, IPC,
+    // virtual memory management, interop, RDMA, multicast objects and decompression are not
+    // implemented. A real H200 reports several of these as 1.
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1:
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH:
+    case CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES:
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES:
+    case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
+    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS:
+    case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING:
+    case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
+    case CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR:
+    case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS:
+    case CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_MPS_ENABLED:
+    case CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK:
+    case CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH:
+    case CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED:
+      return 0;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace tcsim::cudrv
