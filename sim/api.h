@@ -99,6 +99,11 @@ struct DeviceOptions {
   std::function<void(const LaunchProgress&)> progress;
   double progress_interval_seconds = 0.5;
   unsigned host_threads = 0;    // CTAs simulated in parallel (0 = hardware concurrency)
+  // Per-thread stack for what ptxas cannot size statically: the activations of recursive functions
+  // (cudaLimitStackSize; the driver's default is 1024 bytes: CUDA Driver API, cuCtxSetLimit).
+  // A call past it ends the launch with an error naming the depth, the function and the lane
+  // (docs/hostile_input.md, "Stack").
+  uint32_t stack_size_bytes = 1024;
 };
 
 // A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError

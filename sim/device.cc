@@ -292,6 +292,7 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   L.explicit_cluster = cfg.explicit_cluster || c.count() > 1 || p.explicitcluster || p.reqnctapercluster[0] != 0;
   L.perturb = impl_->opts.schedule == Schedule::Random;
   L.schedule_seed = impl_->opts.seed;
+  L.stack_size_bytes = impl_->opts.stack_size_bytes;
   L.machine = &mc;
   L.arch = impl_->arch;
   L.gm = &impl_->gm;

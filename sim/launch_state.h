@@ -32,6 +32,7 @@ struct LaunchState {
   bool explicit_cluster = false;
   bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
   uint64_t max_warp_steps = ~uint64_t{0};      // per-warp watchdog (DeviceOptions::max_warp_steps)
+  uint32_t stack_size_bytes = 1024;            // cudaLimitStackSize (DeviceOptions::stack_size_bytes)
   uint64_t schedule_seed = 0;
 };
 
