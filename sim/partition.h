@@ -17,6 +17,7 @@
 #include "sim/printf_log.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
+#include "sim/units/cluster_launch_control.h"
 
 namespace tcsim::sim {
 
@@ -43,6 +44,9 @@ class Partition {
   // Global read-modify-writes (atom/red, bulk reductions) of this quantum, applied at its end
   // (sim/memory/rmw_log.h).
   RmwLog& rmw_log() { return rmw_log_; }
+  // clusterlaunchcontrol.try_cancel requests issued this quantum, resolved at its end
+  // (sim/units/cluster_launch_control.h).
+  ClcQueue& clc() { return clc_; }
   Cycles now() const { return now_; }
   // The end (exclusive) of the quantum being run: when pending global read-modify-writes complete.
   Cycles quantum_end() const { return quantum_end_; }
@@ -105,6 +109,7 @@ class Partition {
   EventQueue events_;
   StoreOverlay overlay_;
   RmwLog rmw_log_;
+  ClcQueue clc_;
   Cycles now_;
   Cycles quantum_end_;
   std::optional<Fault> fault_;
