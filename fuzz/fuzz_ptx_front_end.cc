@@ -18,8 +18,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto parsed = tcsim::isa::ptx::parse(text, "fuzz.ptx");
   if (!parsed) return 0;
   const auto arch = tcsim::isa::parse_arch(parsed->target).value_or(tcsim::isa::Arch::Sm90a);
+  tcsim::sim::DeviceOptions opts;
+  opts.host_threads = 1;  // no worker threads: nothing is launched
   try {
-    tcsim::sim::Device dev(arch, tcsim::sim::DeviceOptions{});
+    tcsim::sim::Device dev(arch, opts);
     dev.load_ptx(text, "fuzz.ptx");
   } catch (const tcsim::sim::SimError&) {
   }

@@ -114,6 +114,11 @@ struct DeviceOptions {
   // diagnosis. Off (`tcsim run --no-check`) for speed: results, cycles, faults and the findings
   // that come from executing an instruction (tolerated forms, mbarrier state) are unchanged.
   bool check = true;
+  // Per-thread stack for what ptxas cannot size statically: the activations of recursive functions
+  // (cudaLimitStackSize; the driver's default is 1024 bytes: CUDA Driver API, cuCtxSetLimit).
+  // A call past it ends the launch with an error naming the depth, the function and the lane
+  // (docs/hostile_input.md, "Stack").
+  uint32_t stack_size_bytes = 1024;
 };
 
 // A finished launch. A kernel error (out-of-bounds, trap, deadlock, watchdog) is a SimError

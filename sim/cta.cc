@@ -149,9 +149,19 @@ std::vector<std::string> Cta::barrier_lines() const {
     const BarrierState& bs = bars_[b];
     if (!bs.in_use) continue;
     const uint32_t needed = bs.expected_threads ? (bs.expected_threads + 31) / 32 : warps_not_exited();
-    r.push_back(fmt::format("barrier {}: {} of {} warps arrived ({})", b, bs.arrived_warps, needed,
+    // Warps that could still arrive: those not counted yet that have not fully exited.
+    uint32_t could = bs.arrived_warps;
+    for (const auto& w : warps_) could += !w->done() && !w->bar_counted(b);
+    std::string never;
+    if (could < needed)
+      never = fmt::format("; can never complete: only {} warp(s) arrived or alive, the other threads of the CTA have "
+                          "exited, and an exited thread does not count toward a barrier's thread count (PTX ISA §9.7.12 "
+                          "exit releases only barriers for all threads; the H200 hangs here: docs/barriers_and_exit.md)",
+                          could);
+    r.push_back(fmt::format("barrier {}: {} of {} warps arrived ({}){}", b, bs.arrived_warps, needed,
                             bs.expected_threads ? fmt::format("thread count {}", bs.expected_threads)
-                                                : std::string("all non-exited threads of the CTA")));
+                                                : std::string("all non-exited threads of the CTA"),
+                            never));
   }
   // The cluster barrier, once per cluster (in its lowest-ranked resident CTA).
   if (cluster_ && cluster_->size() > 1) {

@@ -28,7 +28,9 @@ enum class BarRedOp : uint8_t { None, Popc, And, Or };
 // One of the 16 named CTA barriers (PTX ISA §9.7.13.1 "bar, barrier"). Arrival is counted per
 // warp: a warp arrives once all of its non-exited threads have executed the barrier (possibly in
 // different thread groups); the barrier completes when `expected` threads' warps (or, without a
-// thread count, every warp that has not fully exited) have arrived.
+// thread count, every warp that has not fully exited) have arrived. Exited threads release only
+// barriers without a count (PTX ISA §9.7.12 exit); a count that includes exited threads is never met,
+// as on the H200 (docs/barriers_and_exit.md): that ends in the deadlock report.
 struct BarrierState {
   uint32_t expected_threads = 0;  // 0: all threads of the CTA
   uint32_t arrived_warps = 0;

@@ -37,6 +37,7 @@ struct LaunchState {
   bool check = true;                           // DeviceOptions::check (the checker's hazard tracking)
   bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
   uint64_t max_warp_steps = ~uint64_t{0};      // per-warp watchdog (DeviceOptions::max_warp_steps)
+  uint32_t stack_size_bytes = 1024;            // cudaLimitStackSize (DeviceOptions::stack_size_bytes)
   uint64_t schedule_seed = 0;
   const timing::Model* timing = nullptr;       // the timing model of this launch (sim/timing/model.h)
   bool timing_only = false;                    // DeviceOptions::timing_only

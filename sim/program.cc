@@ -602,6 +602,7 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
       fl.save_off = static_cast<uint32_t>(off);
       off += 8 * fl.nslots + fl.npreds;
     }
+    fl.stack_bytes = static_cast<uint32_t>(align_up(fl.recursive ? fl.save_off : off, 16)) + kCallOverheadBytes;
     fl.frame_size = align_up(off, 16);
     if (fl.frame_size) prog.uses_local = true;
     prog.layout_of[fi] = static_cast<int32_t>(prog.funcs.size());

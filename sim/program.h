@@ -33,6 +33,9 @@ inline constexpr Ref kRefImm = 0x80000000u;
 inline constexpr Ref kSinkSlot = 0;
 inline constexpr uint32_t kNoGuard = 0xffffffffu;
 inline constexpr uint32_t kGuardNegated = 0x80000000u;
+// Stack bytes a call costs beyond its frame's variables (return address and saved registers):
+// assumed, the GPU's frames depend on ptxas's register allocation (docs/hostile_input.md, "Stack").
+inline constexpr uint32_t kCallOverheadBytes = 16;
 
 struct ExecInstr {
   ExecFn fn = nullptr;
@@ -93,6 +96,9 @@ struct FunctionLayout {
   uint32_t pred_base = 0, npreds = 0;
   bool recursive = false;              // in a call-graph cycle: registers saved per activation
   uint32_t save_off = 0;               // frame offset of the register save area (recursive)
+  // Bytes of an activation counted against cudaLimitStackSize (recursive functions): its .param and
+  // .local variables plus kCallOverheadBytes, not tcsim's register save area.
+  uint32_t stack_bytes = 0;
   bool has_body = false;
 };
 

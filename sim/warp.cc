@@ -20,7 +20,7 @@ namespace tcsim::sim {
 using isa::ptx::SReg;
 
 Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
-    : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog), step_limit_(L.max_warp_steps) {
+    : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog), stack_limit_(L.stack_size_bytes), step_limit_(L.max_warp_steps) {
   const Program& prog = *prog_;
   regs_.assign(size_t{prog.num_slots} * 32, 0);
   preds_.assign(prog.num_preds, 0);
@@ -474,6 +474,16 @@ void Warp::do_call(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
     if (cs.arg_off.size() != callee.param_off.size())
       ctx.fail(lane, fmt::format("call passes {} parameters but '{}' takes {}", cs.arg_off.size(),
                                  callee.name, callee.param_off.size()));
+    if (callee.recursive) {
+      // What ptxas cannot size statically runs on the cudaLimitStackSize stack: a call past it is an
+      // error (on the GPU, a stack overflow), not unbounded host memory.
+      rec_stack_[lane] += callee.stack_bytes;
+      if (rec_stack_[lane] > stack_limit_)
+        ctx.fail(lane, fmt::format("stack overflow: the call to '{}' at call depth {} needs {} bytes of recursive "
+                                   "activations, over the per-thread stack of {} bytes (cudaLimitStackSize; "
+                                   "cudaDeviceSetLimit / DeviceOptions::stack_size_bytes raises it)",
+                                   callee.name, calls_[lane].size() + 1, rec_stack_[lane], stack_limit_));
+    }
     const uint32_t old_base = frame_[lane];
     const uint32_t new_base = old_base + caller.frame_size;
     uint8_t* frame = local_ptr(ctx, lane, new_base, std::max<uint32_t>(callee.frame_size, 1));
@@ -528,6 +538,7 @@ void Warp::do_ret(ExecCtx& ctx, size_t gi) {
     const LaneFrame f = calls_[lane].back();
     calls_[lane].pop_back();
     const FunctionLayout& callee = prog_->funcs[f.callee];
+    if (callee.recursive) rec_stack_[lane] -= callee.stack_bytes;
     const CallSite& cs = prog_->call_sites[f.call_site];
     uint8_t* mem = local_[lane].data();
     if (cs.ret_off >= 0 && !callee.retval_off.empty())

@@ -172,6 +172,8 @@ class Warp {
   std::vector<ThreadGroup> groups_;
   std::array<std::vector<LaneFrame>, 32> calls_;
   std::array<uint32_t, 32> frame_{};
+  uint32_t stack_limit_;                  // cudaLimitStackSize (LaunchState::stack_size_bytes)
+  std::array<uint32_t, 32> rec_stack_{};  // bytes of recursive activations (cudaLimitStackSize)
   std::array<std::vector<uint8_t>, 32> local_;
   std::array<uint32_t, 16> bar_arrived_{};
   std::array<bool, 16> bar_counted_{};
