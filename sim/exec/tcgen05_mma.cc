@@ -554,7 +554,6 @@ void bind_tcgen05_mma(BindCtx& b) {
   } else {
     bool neg = false;
     ops[4].ref = b.pred_src(static_cast<int>(i), &neg);
-    ops[4].is_pred = true;
     if (neg) aux |= kAuxEnableNeg;
   }
   ++i;
