@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/cluster.h"
+#include "sim/cluster_launch_control.h"
 #include "sim/deadlock_report.h"
 #include "sim/partition.h"
 
@@ -82,6 +83,12 @@ class LaunchRun {
         logs.push_back(&p->rmw_log());
       }
       RmwLog::commit_quantum(overlays, logs, *L_.gm);
+      // clusterlaunchcontrol.try_cancel of this quantum: clusters not yet dispatched, in order.
+      {
+        std::vector<Partition*> all;
+        for (auto& p : parts_) all.push_back(p.get());
+        grant_clc_requests(all, next_cluster_, clusters_total_, L_.cfg.grid, L_.cluster, t + q);
+      }
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)

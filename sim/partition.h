@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cluster_launch_control.h"
 #include "sim/event_queue.h"
 #include "sim/launch_state.h"
 #include "sim/memory/rmw_log.h"
@@ -76,6 +77,8 @@ class Partition {
   void record_fault(Cycles when, uint32_t sm, std::string message);
   // Findings (sim/report): rules of the PTX ISA the kernel broke without stopping it, counted per
   // (rule, site); merged into LaunchResult::findings at the end of the launch.
+  // clusterlaunchcontrol.try_cancel requests of this quantum, granted at its end (sim/cluster_launch_control.h).
+  std::vector<ClcRequest>& clc_requests() { return clc_requests_; }
   FindingLog& findings() { return findings_; }
   const FindingLog& findings() const { return findings_; }
   // Records a finding of the instruction being executed (its site, warp and CTA; `lane` or -1), or,
@@ -113,6 +116,7 @@ class Partition {
   std::vector<uint8_t> approx_seen_;
   PrintfLog printf_log_;
   FindingLog findings_;
+  std::vector<ClcRequest> clc_requests_;
   const Warp* executing_ = nullptr;
   bool perturb_ = false;
   uint64_t rng_ = 0;
