@@ -307,6 +307,8 @@ def main():
     ap.add_argument("--exceptions", default=os.path.join(REPO, "tests", "ptxas_diff", "exceptions.txt"))
     ap.add_argument("--keep", help="keep the mutant files in this directory")
     ap.add_argument("--report", help="write every mutant's verdicts here (TSV)")
+    ap.add_argument("--corpus-list", help="mutate only the repo-relative PTX files listed here (one per line, "
+                    "'#' comments): the CTest's sample then does not move when kernels are added")
     a = ap.parse_args()
     if not (os.path.isfile(a.ptxas) and os.access(a.ptxas, os.X_OK)):
         print(f"SKIPPED: no ptxas at {a.ptxas}: the ptxas differential needs CUDA 13")
@@ -318,6 +320,14 @@ def main():
             if n.endswith(".ptx") and os.path.relpath(p, REPO) not in NOT_VALID and os.path.getsize(p) <= a.max_file_bytes:
                 files.append(p)
     files.sort()
+    if a.corpus_list:
+        with open(a.corpus_list) as fh:
+            listed = [l.split("#")[0].strip() for l in fh]
+        listed = [os.path.join(REPO, l) for l in listed if l]
+        missing = [os.path.relpath(l, REPO) for l in listed if not os.path.isfile(l)]
+        if missing:
+            raise SystemExit(f"{a.corpus_list}: listed but absent: {', '.join(missing)}")
+        files = sorted(listed)
     rules = load_exceptions(a.exceptions)
     texts, mutants = make_mutants(files, a.count, a.seed)
     work = a.keep or tempfile.mkdtemp(prefix="tcsim-ptxas-diff-")

@@ -386,7 +386,7 @@ uint32_t typed_categories(Family f) {
     case Family::atomic: return S | M | O | V;
     case Family::fence:
     case Family::mbarrier: return S | M | O;
-    case Family::barrier:
+    case Family::barrier: return O;  // only the .cta of barrier{.cta}.sync (bind_barrier checks it)
     case Family::cluster_barrier: return M | O;
     default: return ~(R | C);
   }

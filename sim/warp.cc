@@ -11,31 +11,13 @@
 #include "isa/ptx/dump.h"
 #include "sim/address_space.h"
 #include "sim/cta.h"
+#include "sim/exec/warp_collective.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
 
 namespace tcsim::sim {
 
 using isa::ptx::SReg;
-
-namespace {
-
-std::string lane_ranges(uint32_t mask) {
-  std::string r;
-  for (int i = 0; i < 32;) {
-    if (!(mask >> i & 1)) {
-      ++i;
-      continue;
-    }
-    int j = i;
-    while (j + 1 < 32 && (mask >> (j + 1) & 1)) ++j;
-    r += fmt::format("{}{}", r.empty() ? "" : ",", i == j ? fmt::format("{}", i) : fmt::format("{}-{}", i, j));
-    i = j + 1;
-  }
-  return r.empty() ? "none" : r;
-}
-
-}  // namespace
 
 Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
     : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog), step_limit_(L.max_warp_steps) {
@@ -595,9 +577,9 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
         state = fmt::format("waiting at barrier.cluster.wait for phase {} of the cluster barrier", g.wait_phase);
         break;
     }
-    r += fmt::format("{}    warp {} lanes {}: {} at {}", r.empty() ? "" : "\n", id_, lane_ranges(g.mask), state, where);
+    r += fmt::format("{}    warp {} lanes {}: {} at {}", r.empty() ? "" : "\n", id_, lane_list(g.mask), state, where);
   }
-  if (exited_) r += fmt::format("{}    warp {} lanes {}: exited", r.empty() ? "" : "\n", id_, lane_ranges(exited_ & valid_));
+  if (exited_) r += fmt::format("{}    warp {} lanes {}: exited", r.empty() ? "" : "\n", id_, lane_list(exited_ & valid_));
   return r;
 }
 

@@ -400,6 +400,18 @@ void Parser::parse_instruction(Function& f, uint32_t fidx, RegId guard, bool gua
     words.erase(words.begin() + 1);
     cta_in_mnemonic = true;
   }
+  // vote / shfl: ptxas also takes the mode before .sync (vote.ballot.sync.b32, shfl.bfly.sync.b32:
+  // both assemble with CUDA 13.0's ptxas); read them in the ISA's order (§9.7.13.8 vote.sync,
+  // §9.7.9.6 shfl.sync).
+  if ((head.text == "vote" || head.text == "shfl") && words.size() > 2 && comp(1) != "sync") {
+    for (size_t i = 2; i < words.size(); ++i)
+      if (comp(i) == "sync") {
+        const Token s = words[i];
+        words.erase(words.begin() + static_cast<std::ptrdiff_t>(i));
+        words.insert(words.begin() + 1, s);
+        break;
+      }
+  }
   std::string mnemonic;
   size_t used = 0;
   {

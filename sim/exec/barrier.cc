@@ -101,6 +101,10 @@ void check_bar_immediates(BindCtx& b, int id_op, int count_op) {
 
 void bind_barrier(BindCtx& b) {
   using isa::ptx::Op;
+  // barrier{.cta}.sync / .arrive / .red take no other scope (PTX ISA §9.7.13.1; ptxas: "Illegal
+  // modifier '.sys' for instruction 'bar'").
+  if (b.in.scope != isa::ptx::Scope::None && b.in.scope != isa::ptx::Scope::Cta)
+    b.fail("bar/barrier take no scope but .cta (PTX ISA §9.7.13.1)");
   switch (b.in.op) {
     case Op::bar_sync:
     case Op::barrier_sync:

@@ -178,8 +178,11 @@ void bind_compare_select(BindCtx& b) {
   if (op == Op::selp) {
     b.only_mods({});
     const Type t = b.type(0);
-    need(t != Type::Pred && t != Type::None && isa::ptx::type_bits(t) >= 16 && isa::ptx::type_bits(t) <= 64,
-         "selp takes a 16-, 32- or 64-bit type");
+    // .type = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f32, .f64 } (PTX ISA §9.7.8.2
+    // selp); ptxas rejects every other type (.f16, .bf16, .tf32, .u8, ...).
+    need(t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::U16 || t == Type::U32 || t == Type::U64 ||
+             t == Type::S16 || t == Type::S32 || t == Type::S64 || t == Type::F32 || t == Type::F64,
+         "selp takes .b16/.b32/.b64, .u16/.u32/.u64, .s16/.s32/.s64, .f32 or .f64");
     b.out.fn = exec_selp;
     b.out.o[0] = b.dst(0, isa::ptx::type_bits(t));
     b.out.o[1] = b.src(1, t);
