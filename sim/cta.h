@@ -106,6 +106,8 @@ class Cta {
   std::shared_ptr<WgmmaState> wgmma;      // warpgroups' wgmma queues and groups
   std::shared_ptr<CpAsyncState> cp_async; // per-thread cp.async groups
   std::shared_ptr<RegPool> reg_pool;      // setmaxnreg's per-CTA register pool
+  // clusterlaunchcontrol (sim/exec/clusterlaunchcontrol.cc): the CTA decoded a failed response.
+  bool clc_failure_observed = false;
 
  private:
   void check_warp_arrival(Warp& w, int b, Cycles now);

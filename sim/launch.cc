@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "sim/cluster.h"
-#include "sim/cluster_launch_control.h"
 #include "sim/deadlock_report.h"
 #include "sim/partition.h"
 
@@ -83,12 +82,7 @@ class LaunchRun {
         logs.push_back(&p->rmw_log());
       }
       RmwLog::commit_quantum(overlays, logs, *L_.gm);
-      // clusterlaunchcontrol.try_cancel of this quantum: clusters not yet dispatched, in order.
-      {
-        std::vector<Partition*> all;
-        for (auto& p : parts_) all.push_back(p.get());
-        grant_clc_requests(all, next_cluster_, clusters_total_, L_.cfg.grid, L_.cluster, t + q);
-      }
+      resolve_cluster_launch_control(t + q);
       for (Partition* p : active) total += p->issued();
       std::vector<Cycles> finished;
       for (auto& p : parts_)
@@ -176,6 +170,26 @@ class LaunchRun {
     std::stable_sort(cand.begin(), cand.end(), [](auto& a, auto& b) { return a.first < b.first; });
     for (uint32_t r = 0; r < csize; ++r) chosen.push_back(sms[cand[r].second].get());
     return chosen;
+  }
+
+  // The first ctaid of cluster `cl` (linear cluster order, x fastest).
+  Dim3 first_ctaid(uint32_t cl) const {
+    const Dim3 g = L_.cfg.grid, c = L_.cluster;
+    const Dim3 ncl{g.x / c.x, g.y / c.y, g.z / c.z};
+    return {cl % ncl.x * c.x, (cl / ncl.x) % ncl.y * c.y, cl / (ncl.x * ncl.y) * c.z};
+  }
+
+  // clusterlaunchcontrol.try_cancel (sim/units/cluster_launch_control.h): the requests of the
+  // quantum, in their global order, each cancel the next cluster not yet dispatched.
+  void resolve_cluster_launch_control(Cycles boundary) {
+    std::vector<ClcQueue*> queues;
+    for (auto& p : parts_)
+      if (!p->clc().empty()) queues.push_back(&p->clc());
+    if (queues.empty()) return;
+    ClcQueue::resolve_all(queues, boundary, [this]() -> std::optional<Dim3> {
+      if (next_cluster_ >= clusters_total_) return std::nullopt;
+      return first_ctaid(next_cluster_++);
+    });
   }
 
   // Places whole clusters (all CTAs of a cluster on SMs of one GPC), in linear cluster order, on

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster_launch_control.h"
 #include "sim/event_queue.h"
 #include "sim/launch_state.h"
 #include "sim/memory/rmw_log.h"
@@ -18,6 +17,7 @@
 #include "sim/printf_log.h"
 #include "sim/report/finding_log.h"
 #include "sim/sm.h"
+#include "sim/units/cluster_launch_control.h"
 
 namespace tcsim::sim {
 
@@ -44,6 +44,9 @@ class Partition {
   // Global read-modify-writes (atom/red, bulk reductions) of this quantum, applied at its end
   // (sim/memory/rmw_log.h).
   RmwLog& rmw_log() { return rmw_log_; }
+  // clusterlaunchcontrol.try_cancel requests issued this quantum, resolved at its end
+  // (sim/units/cluster_launch_control.h).
+  ClcQueue& clc() { return clc_; }
   Cycles now() const { return now_; }
   // The end (exclusive) of the quantum being run: when pending global read-modify-writes complete.
   Cycles quantum_end() const { return quantum_end_; }
@@ -77,8 +80,6 @@ class Partition {
   void record_fault(Cycles when, uint32_t sm, std::string message);
   // Findings (sim/report): rules of the PTX ISA the kernel broke without stopping it, counted per
   // (rule, site); merged into LaunchResult::findings at the end of the launch.
-  // clusterlaunchcontrol.try_cancel requests of this quantum, granted at its end (sim/cluster_launch_control.h).
-  std::vector<ClcRequest>& clc_requests() { return clc_requests_; }
   FindingLog& findings() { return findings_; }
   const FindingLog& findings() const { return findings_; }
   // Records a finding of the instruction being executed (its site, warp and CTA; `lane` or -1), or,
@@ -108,6 +109,7 @@ class Partition {
   EventQueue events_;
   StoreOverlay overlay_;
   RmwLog rmw_log_;
+  ClcQueue clc_;
   Cycles now_;
   Cycles quantum_end_;
   std::optional<Fault> fault_;
@@ -116,7 +118,6 @@ class Partition {
   std::vector<uint8_t> approx_seen_;
   PrintfLog printf_log_;
   FindingLog findings_;
-  std::vector<ClcRequest> clc_requests_;
   const Warp* executing_ = nullptr;
   bool perturb_ = false;
   uint64_t rng_ = 0;

@@ -4,7 +4,7 @@
 #       every .ptx its .cu, ptxas accepts every .ptx for sm_100a, and the committed PTX is exactly
 #       what nvcc makes of the .cu today (no drift; SKIPPED with another nvcc release);
 #  4.   every launch spec names an .entry that exists in its PTX, and the spec files are what
-#       gen_specs.py writes.
+#       gen_specs.py and gen_specs_mx.py write.
 # Usage: check_ptx.sh [CUDA_ROOT]   (default /usr/local/cuda). Exit 0 = all good.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,5 +24,6 @@ while IFS= read -r spec; do
 done < <(find "$here" -name '*.json' -not -name manifest.json | sort)
 echo "launch specs: $n_specs name an entry of their PTX"
 "${PYTHON:-python3}" "$here/gen_specs.py" --check || { echo "FAIL: the specs differ from what gen_specs.py writes"; fail=1; }
+"${PYTHON:-python3}" "$here/gen_specs_mx.py" --check || { echo "FAIL: the specs differ from what gen_specs_mx.py writes"; fail=1; }
 [ $fail -eq 0 ] && echo "tcgen05 check: OK" || echo "tcgen05 check: FAILED"
 exit $fail

@@ -344,9 +344,21 @@ uint32_t DotEngine::dot_int(const Vec& a, const Vec& b, uint32_t c) const {
 }
 
 uint32_t DotEngine::dot_block4(const Vec& a, const Vec& b, uint32_t c) const {
+  // The exact integer sum of each unit of bs_unit products (significands in fixed point).
+  const int unit = s_.num.bs_unit, nu = s_.k / unit;
+  int64_t raw[kMaxUnits];
+  for (int u = 0; u < nu; ++u) {
+    int64_t acc = 0;
+    for (int k = u * unit; k < (u + 1) * unit; ++k) acc += int64_t{a.sig[k]} * b.sig[k];
+    raw[u] = acc;
+  }
+  return combine_block4(a, b, c, raw);
+}
+
+uint32_t DotEngine::combine_block4(const Vec& a, const Vec& b, uint32_t c, const int64_t* raw) const {
   // mxf4 / mxf4nvf4 (docs/mma_numerics.md §2, MMA-Sim nv_fused_dot_add_with_block_scale): the exact
-  // sum of each unit of bs_unit products, times the two scale significands, is one term with the
-  // nominal exponent E_sA + E_sB; C is a term as usual; window bs_nfrac below the max.
+  // sum of each unit of bs_unit products (raw), times the two scale significands, is one term with
+  // the nominal exponent E_sA + E_sB; C is a term as usual; window bs_nfrac below the max.
   const Elem ce = decode_c(c, true);
   const auto ccls = static_cast<FpClass>(ce.cls);
   if (((a.flags | b.flags) & kHasNaN) || ccls == FpClass::NaN) return special_or_zero(true, 0, 0);
@@ -359,10 +371,8 @@ uint32_t DotEngine::dot_block4(const Vec& a, const Vec& b, uint32_t c) const {
   int uexp[kMaxUnits];
   int mx = imax(s_.num.exp_floor, ce.sig ? ce.exp : zero_c_exp_);
   for (int u = 0; u < nu; ++u) {
-    int64_t acc = 0;
-    for (int k = u * unit; k < (u + 1) * unit; ++k) acc += int64_t{a.sig[k]} * b.sig[k];
     const int blk = u * unit / s_.scale_block;
-    acc *= int64_t{a.unit_scale_sig[blk]} * b.unit_scale_sig[blk];
+    const int64_t acc = raw[u] * (int64_t{a.unit_scale_sig[blk]} * b.unit_scale_sig[blk]);
     usum[u] = acc;
     uexp[u] = a.unit_scale_exp[blk] + b.unit_scale_exp[blk];
     if (acc != 0 || s_.num.bs_zero_units_in_max) mx = imax(mx, uexp[u]);
@@ -379,6 +389,38 @@ uint32_t DotEngine::dot_block4(const Vec& a, const Vec& b, uint32_t c) const {
     sum += ce.neg ? -t : t;
   }
   return finish(sum, mx - nfrac, false);
+}
+
+// The tile of the mxf4 kinds: the unit sums of every column of a row at once, in 16-bit lanes
+// (e2m1 significands are at most 12 in magnitude, so a product fits in 8 bits and a unit of up
+// to 64 products in 15; the loop over columns vectorises), then per output the same combination
+// as dot_block4 — the same integers, so the same words.
+void DotEngine::tile_block4(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const {
+  const int k = s_.k, unit = s_.num.bs_unit, nu = k / unit;
+  thread_local std::vector<int16_t> bt, acc;
+  bt.resize(static_cast<size_t>(k) * n);
+  acc.resize(static_cast<size_t>(nu) * n);
+  for (int j = 0; j < n; ++j)
+    for (int kk = 0; kk < k; ++kk) bt[static_cast<size_t>(kk) * n + j] = static_cast<int16_t>(vecs[m + j].sig[kk]);
+  int64_t raw[kMaxUnits];
+  for (int i = 0; i < m; ++i) {
+    const Vec& va = vecs[i];
+    std::fill(acc.begin(), acc.end(), int16_t{0});
+    for (int u = 0; u < nu; ++u) {
+      int16_t* au = acc.data() + static_cast<size_t>(u) * n;
+      for (int kk = u * unit; kk < (u + 1) * unit; ++kk) {
+        const int16_t av = static_cast<int16_t>(va.sig[kk]);
+        if (!av) continue;
+        const int16_t* bk = bt.data() + static_cast<size_t>(kk) * n;
+        for (int j = 0; j < n; ++j) au[j] = static_cast<int16_t>(au[j] + av * bk[j]);
+      }
+    }
+    for (int j = 0; j < n; ++j) {
+      for (int u = 0; u < nu; ++u) raw[u] = acc[static_cast<size_t>(u) * n + j];
+      const size_t o = static_cast<size_t>(i) * n + j;
+      d[o] = combine_block4(va, vecs[m + j], c[o], raw);
+    }
+  }
 }
 
 // FADD / HADD2 as ptxas uses them after the emulated mma.sync fp8 (PTX add.rn.f32 / add.rn.f16,
@@ -532,6 +574,13 @@ void DotEngine::tile(int m, int n, const uint32_t* a, const uint32_t* b, const u
   if (simd_ok_ && s_.kind != MmaKind::I8 && !is_mx4(s_.kind) && !halves_) {
     tile_rows(m, n, vecs.data(), c, d);
     return;
+  }
+  if (is_mx4(s_.kind) && s_.num.bs_unit <= 64) {
+    // 16-bit unit sums need |significand| <= 12 (e2m1 in halves): true for every e2m1 code.
+    bool small = true;
+    for (int v = 0; v < m + n && small; ++v)
+      for (int kk = 0; kk < k; ++kk) small = small && vecs[v].sig[kk] >= -12 && vecs[v].sig[kk] <= 12;
+    if (small) return tile_block4(m, n, vecs.data(), c, d);
   }
   for (int i = 0; i < m; ++i) {
     const Vec& va = vecs[i];

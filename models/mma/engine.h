@@ -71,6 +71,8 @@ class DotEngine {
   uint32_t dot_halves(const Vec& a, const Vec& b, uint32_t c) const;
   uint32_t ieee_add(uint32_t x, uint32_t y) const;
   uint32_t dot_block4(const Vec& a, const Vec& b, uint32_t c) const;
+  uint32_t combine_block4(const Vec& a, const Vec& b, uint32_t c, const int64_t* raw) const;
+  void tile_block4(int m, int n, const Vec* vecs, const uint32_t* c, uint32_t* d) const;
   uint32_t group_fp(const Vec& a, const Vec& b, int k0, int k1, uint32_t c, bool first) const;
   bool group_special(const Vec& a, const Vec& b, int k0, int k1, const Elem& ce,
                      uint32_t* out) const;

@@ -9,8 +9,8 @@
 // into TMEM lanes: row r of the source is `row bytes` (32 for the 256b shapes, 16 for 128b) of a
 // K-major canonical layout of bytes (row = the descriptor's MN index; its 16-byte units at the
 // layout's addresses, swizzle included), landing in consecutive 32-bit columns from taddr's column.
-// Source order is shown only in figures: this is the model (docs/tensor_memory.md §4, UNCONFIRMED), the same
-// CUTLASS's UTCCP atoms and TVM's tcgen05_cp use. Lanes of row r (docs/tensor_memory.md §4; TVM tcgen05_cp):
+// Source order is shown only in figures: this is the model (docs/tensor_memory.md §4, UNCONFIRMED), the
+// one CUTLASS's UTCCP copy traits (copy_traits_sm100.hpp) and TVM's tcgen05_cp use. Lanes of row r:
 //   128x256b, 128x128b        lane L0 + r                          (128 rows)
 //   4x256b                    lane L0 + 32 r                       (4 rows, one per sub-partition)
 //   64x128b.warpx2::02_13     lanes L0 + r and L0 + 64 + r         (64 rows)
@@ -24,10 +24,11 @@
 // pair copies from its own shared memory into its own TMEM. Asynchronous: the cells change at
 // completion (sim/units/tensor_core.h), in issue order with tcgen05.mma.
 //
-// tcgen05.shift.down moves the 32-byte element (8 columns from taddr's column) of each TMEM row
-// from lane L0 .. 126 one lane down (row i -> row i+1); the last row's old value is dropped and
-// lane L0 keeps its old value (the PTX does not say what it holds: UNCONFIRMED; CUTLASS refreshes
-// it with tcgen05.cp.4x256b). taddr's lane must be a multiple of 32 (§9.7.16.9.3).
+// tcgen05.shift.down moves the 32-byte element (8 columns from taddr's column) of each TMEM row one
+// lane down (row i -> row i+1) within the 32 lanes from taddr's lane: its data-movement shape is
+// .31x256b (§9.7.16.2.3); the old value of lane L0 + 31 is dropped and lane L0 keeps its old value
+// (the PTX does not say what it holds: UNCONFIRMED; CUTLASS refreshes the first lane of each
+// sub-partition with tcgen05.cp.4x256b). taddr's lane must be a multiple of 32 (§9.7.16.9.3).
 #include <cstring>
 #include <memory>
 
@@ -37,7 +38,6 @@
 #include "sim/exec/tcgen05_common.h"
 #include "sim/memory/access.h"
 #include "sim/partition.h"
-#include "sim/units/tensor_core_timing.h"
 
 namespace tcsim::sim {
 namespace {
@@ -85,70 +85,6 @@ CpForm form_of(uint64_t aux) {
   return {CpShape((aux >> 1) & 7), CpCast((aux >> 4) & 3), CpFmt((aux >> 6) & 3)};
 }
 
-// 16 source bytes -> 16 TMEM bytes (decompressed when asked).
-void convert_unit(CpFmt f, const uint8_t* src, uint8_t* dst) {
-  if (f == CpFmt::None) {
-    std::memcpy(dst, src, 16);
-    return;
-  }
-  uint64_t lo, hi = 0;
-  std::memcpy(&lo, src, 8);
-  std::memcpy(&hi, src + 8, 8);
-  for (int e = 0; e < 16; ++e) {
-    if (f == CpFmt::B4) {
-      dst[e] = static_cast<uint8_t>(((lo >> (4 * e)) & 0xf) << 2);
-    } else {
-      const int bit = 6 * e;
-      uint64_t v = bit < 64 ? (lo >> bit) : 0;
-      if (bit > 58 && bit < 64) v |= hi << (64 - bit);
-      if (bit >= 64) v = hi >> (bit - 64);
-      dst[e] = static_cast<uint8_t>(v & 0x3f);
-    }
-  }
-}
-
-struct CpOp {
-  CpForm form;
-  int cg = 1;
-  uint32_t lane0 = 0, col0 = 0;
-  std::vector<uint32_t> unit_addr;  // per (row, unit): shared address of the 16-byte unit
-  Cta* ctas[2] = {};
-  TensorCore* units[2] = {};
-  uint32_t src = 0;
-};
-
-bool alive(const Cta* c) {
-  for (const auto& x : c->sm().ctas())
-    if (x.get() == c) return !x->done();
-  return false;
-}
-
-void complete_cp(const CpOp& op, Partition& part, Cycles t) {
-  const uint32_t rows = op.form.rows(), units = op.form.row_bytes() / 16;
-  for (int v = 0; v < op.cg; ++v) {
-    if (!alive(op.ctas[v])) {
-      part.record_fault(t, op.units[v]->sm().id(),
-                        fmt::format("kernel {}: {}: cycle {}: the tcgen05.cp completes but its CTA has exited (PTX "
-                                    "ISA §9.7.16.5)",
-                                    part.launch().kernel, tc_source_text(part, op.src), t.count()));
-      return;
-    }
-    const uint8_t* smem = op.ctas[v]->shared();
-    Tmem& tm = op.units[v]->tmem();
-    for (uint32_t r = 0; r < rows; ++r) {
-      uint32_t lanes[4];
-      const int nl = op.form.lanes(r, lanes);
-      for (uint32_t u = 0; u < units; ++u) {
-        uint8_t bytes[16];
-        convert_unit(op.form.fmt, smem + op.unit_addr[size_t{r} * units + u], bytes);
-        for (int l = 0; l < nl; ++l)
-          for (uint32_t w = 0; w < 4; ++w)
-            std::memcpy(&tm.cell(op.lane0 + lanes[l], op.col0 + 4 * u + w), bytes + 4 * w, 4);
-      }
-    }
-  }
-}
-
 std::pair<Cta*, Cta*> pair_ctas(ExecCtx& c, int lane, int cg, const char* what) {
   if (cg == 1) return {c.cta, nullptr};
   Cta* peer = peer_cta(*c.cta);
@@ -165,7 +101,9 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
   const CpForm form = form_of(in.aux);
   for_lanes(c.mask, [&](int lane) {
     auto op = std::make_shared<CpOp>();
-    op->form = form;
+    op->fmt = form.fmt == CpFmt::B6 ? CpOp::Decompress::B6x16P32
+              : form.fmt == CpFmt::B4 ? CpOp::Decompress::B4x16P64
+                                      : CpOp::Decompress::None;
     op->cg = cg;
     op->src = in.src;
     const uint32_t taddr = static_cast<uint32_t>(mem::lane_address(c, c.op(in, 0), lane));
@@ -173,11 +111,17 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
     op->lane0 = taddr >> 16;
     op->col0 = taddr & 0xffff;
     const uint32_t rows = form.rows(), units = form.row_bytes() / 16, cols = form.row_bytes() / 4;
+    op->rows = rows;
+    op->units_per_row = units;
     uint32_t max_lane = 0;
     for (uint32_t r = 0; r < rows; ++r) {
       uint32_t l[4];
       const int n = form.lanes(r, l);
-      for (int i = 0; i < n; ++i) max_lane = std::max(max_lane, l[i]);
+      op->lanes_per_row = static_cast<uint32_t>(n);
+      for (int i = 0; i < n; ++i) {
+        max_lane = std::max(max_lane, l[i]);
+        op->lane_of.push_back(static_cast<uint8_t>(l[i]));
+      }
     }
     if (op->lane0 + max_lane >= kTmemLanes)
       c.fail(lane, fmt::format("tcgen05.cp to TMEM address 0x{:08x}: lane {} plus the shape's {} lanes passes lane 127 "
@@ -193,8 +137,7 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
     auto L = isa::CanonicalLayout::make(sd, isa::dense_format(8), isa::Major::K);
     if (!L) c.fail(lane, fmt::format("tcgen05.cp: descriptor 0x{:016x}: {}", raw, L.error().message));
     auto [even, odd] = pair_ctas(c, lane, cg, "tcgen05.cp");
-    op->ctas[0] = even;
-    op->ctas[1] = odd;
+    Cta* ctas[2] = {even, odd};
     op->unit_addr.resize(size_t{rows} * units);
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t u = 0; u < units; ++u) {
@@ -205,23 +148,18 @@ void exec_cp(ExecCtx& c, const ExecInstr& in) {
                                    raw, L->describe(), a, c.cta->smem_bytes()));
         op->unit_addr[size_t{r} * units + u] = a;
       }
-    std::vector<TensorCore::ColumnWrite> writes;
     for (int v = 0; v < cg; ++v) {
-      op->units[v] = &op->ctas[v]->sm().tensor_core();
-      if (op->col0 + cols > kTmemColumns || !op->units[v]->tmem().find(op->ctas[v], op->col0, cols))
+      op->ctas[v] = ctas[v]->ref();
+      op->units[v] = &ctas[v]->sm().tensor_core();
+      if (op->col0 + cols > kTmemColumns || !op->units[v]->tmem().find(ctas[v], op->col0, cols))
         c.fail(lane, fmt::format("tcgen05.cp to TMEM address 0x{:08x}: columns {}-{} are not allocated to {} "
                                  "(allocations: {}; PTX ISA §9.7.16.7.1)",
-                                 taddr, op->col0, op->col0 + cols - 1, op->ctas[v]->name(),
+                                 taddr, op->col0, op->col0 + cols - 1, ctas[v]->name(),
                                  op->units[v]->tmem().describe_allocations()));
-      writes.push_back({op->units[v], op->col0, cols});
-      check_ld_war(c, lane, *op->units[v], *op->ctas[v], {0, kTmemLanes, op->col0, cols}, "tcgen05.cp");
+      check_ld_war(c, lane, *op->units[v], *ctas[v], {0, kTmemLanes, op->col0, cols}, "tcgen05.cp");
     }
     TensorCore& tc = c.sm->tensor_core();
-    TensorCore* peer = cg == 2 ? (op->units[0] == &tc ? op->units[1] : op->units[0]) : nullptr;
-    const uint64_t work = uint64_t{rows} * form.row_bytes() / tc_timing::kCopyBytesPerCycle;
-    Partition* part = c.part;
-    const Cycles done = tc.issue(*c.part, c.now, work, peer, std::move(writes), in.src,
-                                 [op, part](Cycles t) { complete_cp(*op, *part, t); });
+    const Cycles done = tc.issue_cp(*c.part, c.now, std::move(op));
     Cycles& last = tc.cta(*c.cta).thread_last_done[c.warp->id() * 32 + static_cast<uint32_t>(lane)];
     last = max(last, done);
   });
@@ -232,34 +170,28 @@ void exec_shift(ExecCtx& c, const ExecInstr& in) {
   tc_note_cta_group(c, in, cg);
   for_lanes(c.mask, [&](int lane) {
     const uint32_t taddr = static_cast<uint32_t>(mem::lane_address(c, c.op(in, 0), lane));
-    const uint32_t lane0 = taddr >> 16, col0 = taddr & 0xffff;
-    if (lane0 % 32 != 0 || lane0 >= kTmemLanes)
+    auto op = std::make_shared<ShiftOp>();
+    op->cg = cg;
+    op->src = in.src;
+    op->lane0 = taddr >> 16;
+    op->col0 = taddr & 0xffff;
+    if (op->lane0 % 32 != 0 || op->lane0 >= kTmemLanes)
       c.fail(lane, fmt::format("tcgen05.shift: taddr 0x{:08x} has lane {}, which must be a multiple of 32 below 128 "
                                "(PTX ISA §9.7.16.9.3)",
-                               taddr, lane0));
+                               taddr, op->lane0));
     auto [even, odd] = pair_ctas(c, lane, cg, "tcgen05.shift");
     Cta* ctas[2] = {even, odd};
-    TensorCore* units[2] = {};
-    std::vector<TensorCore::ColumnWrite> writes;
     for (int v = 0; v < cg; ++v) {
-      units[v] = &ctas[v]->sm().tensor_core();
-      if (col0 + 8 > kTmemColumns || !units[v]->tmem().find(ctas[v], col0, 8))
+      op->ctas[v] = ctas[v]->ref();
+      op->units[v] = &ctas[v]->sm().tensor_core();
+      if (op->col0 + 8 > kTmemColumns || !op->units[v]->tmem().find(ctas[v], op->col0, 8))
         c.fail(lane, fmt::format("tcgen05.shift at 0x{:08x}: columns {}-{} are not allocated to {} (PTX ISA "
                                  "§9.7.16.7.1)",
-                                 taddr, col0, col0 + 7, ctas[v]->name()));
-      writes.push_back({units[v], col0, 8});
-      check_ld_war(c, lane, *units[v], *ctas[v], {lane0, kTmemLanes - lane0, col0, 8}, "tcgen05.shift");
+                                 taddr, op->col0, op->col0 + 7, ctas[v]->name()));
+      check_ld_war(c, lane, *op->units[v], *ctas[v], {op->lane0, 32, op->col0, 8}, "tcgen05.shift");
     }
     TensorCore& tc = c.sm->tensor_core();
-    TensorCore* peer = cg == 2 ? (units[0] == &tc ? units[1] : units[0]) : nullptr;
-    const Cycles done = tc.issue(*c.part, c.now, tc_timing::kShiftWork, peer, std::move(writes), in.src,
-                                 [units0 = units[0], units1 = units[1], cg, lane0, col0](Cycles) {
-                                   for (int v = 0; v < cg; ++v) {
-                                     Tmem& tm = (v == 0 ? units0 : units1)->tmem();
-                                     for (uint32_t l = kTmemLanes - 1; l > lane0; --l)
-                                       for (uint32_t k = 0; k < 8; ++k) tm.cell(l, col0 + k) = tm.cell(l - 1, col0 + k);
-                                   }
-                                 });
+    const Cycles done = tc.issue_shift(*c.part, c.now, std::move(op));
     Cycles& last = tc.cta(*c.cta).thread_last_done[c.warp->id() * 32 + static_cast<uint32_t>(lane)];
     last = max(last, done);
   });

@@ -1,5 +1,6 @@
 #include "sim/report/finding.h"
 
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -53,20 +54,48 @@ std::string summarize_findings(const std::vector<FindingGroup>& groups, size_t d
   std::string s = fmt::format("findings: {} rule{} broken at {} site{}, {} occurrence{} (--strict makes findings errors)\n",
                               rules.size(), rules.size() == 1 ? "" : "s", groups.size(), groups.size() == 1 ? "" : "s",
                               total_occurrences(groups), total_occurrences(groups) == 1 ? "" : "s");
-  for (size_t i = 0; i < groups.size(); ++i) {
-    const FindingGroup& g = groups[i];
+  // Per rule, the first kSitesPerRule sites get their own line; the rest of that rule's sites are
+  // counted on one line (rules with hundreds of sites, an unrolled epilogue's loads, stay a screen).
+  constexpr size_t kSitesPerRule = 4;
+  std::map<Rule, size_t> shown, rest_sites;
+  std::map<Rule, uint64_t> rest_count;
+  std::map<Rule, std::pair<uint32_t, uint32_t>> rest_lines;
+  std::vector<Rule> rest_order;
+  size_t detailed = 0;
+  for (const FindingGroup& g : groups) {
     const RuleInfo& r = rule_info(g.rule);
+    if (shown[g.rule] >= kSitesPerRule) {
+      if (rest_sites[g.rule]++ == 0) {
+        rest_order.push_back(g.rule);
+        rest_lines[g.rule] = {g.site.ptx_line, g.site.ptx_line};
+      }
+      rest_count[g.rule] += g.count;
+      auto& [lo, hi] = rest_lines[g.rule];
+      lo = std::min(lo, g.site.ptx_line);
+      hi = std::max(hi, g.site.ptx_line);
+      continue;
+    }
+    ++shown[g.rule];
     s += fmt::format("  [{}] {} x{} at {}: {} ({})\n", severity_name(r.severity), r.id, g.count, g.site.str(),
                      r.statement, r.section);
     if (g.other.known()) s += fmt::format("      with {}\n", g.other.str());
-    if (i >= detailed_groups) continue;
+    if (detailed++ >= detailed_groups) continue;
     for (size_t k = 0; k < g.first.size() && k < examples_per_group; ++k) s += "      " + g.first[k].brief() + "\n";
     if (g.count > std::min(g.first.size(), examples_per_group))
       s += fmt::format("      ... and {} more at this site\n", g.count - std::min(g.first.size(), examples_per_group));
   }
-  if (groups.size() > detailed_groups)
-    s += fmt::format("  (occurrences of the last {} sites: see the manifest, --out DIR)\n",
-                     groups.size() - detailed_groups);
+  for (Rule rule : rest_order) {
+    const RuleInfo& r = rule_info(rule);
+    const auto [lo, hi] = rest_lines[rule];
+    s += fmt::format("  [{}] {} at {} more site{} ({} occurrence{}{}): every site is in the manifest (--out DIR)\n",
+                     severity_name(r.severity), r.id, rest_sites[rule], rest_sites[rule] == 1 ? "" : "s",
+                     rest_count[rule], rest_count[rule] == 1 ? "" : "s",
+                     lo ? (lo == hi ? fmt::format(", PTX line {}", lo) : fmt::format(", PTX lines {}-{}", lo, hi))
+                        : std::string());
+  }
+  if (detailed > detailed_groups)
+    s += fmt::format("  (occurrences of the last {} sites shown: see the manifest, --out DIR)\n",
+                     detailed - detailed_groups);
   return s;
 }
 

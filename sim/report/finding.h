@@ -50,8 +50,10 @@ struct FindingGroup {
   std::vector<Finding> first;   // the earliest few (by cycle), in full
 };
 
-// The end-of-run summary: one line per (rule, site) with its count, the first occurrences of the
-// first `detailed_groups` groups in full, and where the rest are listed. Empty for no findings.
+// The end-of-run summary: one line per (rule, site) with its count for the first four sites of each
+// rule (one more line counts the rule's other sites and their PTX lines), the first occurrences of
+// the first `detailed_groups` site lines in full, and where the rest are listed. Empty for no
+// findings.
 std::string summarize_findings(const std::vector<FindingGroup>& groups, size_t detailed_groups = 8,
                                size_t examples_per_group = 2);
 

@@ -70,6 +70,11 @@ Cycles TensorCore::issue(Partition& part, Cycles now, uint64_t work, TensorCore*
   return done;
 }
 
+TensorCore* TensorCore::peer_of(int cg, TensorCore* const units[2]) const {
+  if (cg != 2) return nullptr;
+  return units[0] == this ? units[1] : units[0];
+}
+
 void TensorCore::add_waiter(Warp* w) {
   if (std::find(waiters_.begin(), waiters_.end(), w) == waiters_.end()) waiters_.push_back(w);
 }

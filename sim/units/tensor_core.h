@@ -1,7 +1,10 @@
 // The fifth-generation tensor core of one SM (PTX ISA §9.7.16): its Tensor Memory, the per-CTA
 // tcgen05 state (allocation permit, the allocating warp, what each thread has issued, pending
 // tcgen05.ld/st of each warp), and the asynchronous pipeline that executes tcgen05.mma,
-// tcgen05.cp and tcgen05.shift.
+// tcgen05.cp and tcgen05.shift. The instruction files bind, validate and plan an operation
+// (sim/units/tensor_core_ops.h); the unit owns its datapath and completion: operand fetch, the
+// models::mma arithmetic and the TMEM writes (tensor_core_mma.cc), the copies and shifts
+// (tensor_core_cp.cc), and the liveness of the CTAs involved at completion (through CtaRef).
 //
 // Asynchronous operations (§9.7.16.6.1) run in issue order (the pipelined pairs of §9.7.16.6.2 are
 // all ordered this way, and nothing is ordered differently): one serial pipeline per SM,
@@ -29,6 +32,7 @@
 #include "isa/ptx/ir.h"
 #include "sim/cycles.h"
 #include "sim/program.h"
+#include "sim/units/tensor_core_ops.h"
 #include "sim/units/tmem.h"
 
 namespace tcsim::models::mma {
@@ -65,6 +69,16 @@ struct TcWarpState {
   bool fenced_after = false;
 };
 
+// One operand collector buffer of a CTA (PTX ISA §9.7.16.10.9.1, §9.7.16.10.9.3): at issue, whether a
+// fill keeps it valid (and the operand's shape); at completion, the values the fill read.
+struct TcCollector {
+  bool filled = false;
+  uint32_t rows = 0, k = 0;
+  uint32_t fill_src = 0;   // Program::sources index of the filling MMA
+  uint32_t freed_src = 0;  // +1 of the MMA that freed it (0: never filled)
+  std::vector<uint32_t> values;  // rows x k element codes (completion time)
+};
+
 // Per-CTA tcgen05 state.
 struct TcCtaState {
   const Cta* cta = nullptr;
@@ -90,6 +104,7 @@ struct TcCtaState {
   std::map<std::pair<uint64_t, char>, bool> diagnosed;  // (descriptor, operand) -> misreads? (judged once)
   std::vector<TcWarpState> warps;
   TcWarpState& warp(uint32_t w) { return warps[w]; }
+  TcCollector collector_a, collector_b[4];  // .collector::a, .collector::b0..b3
 };
 
 class TensorCore {
@@ -102,15 +117,13 @@ class TensorCore {
   TcCtaState& cta(const Cta& c);           // created on first use
   TcCtaState* find_cta(const Cta& c);
 
-  // The asynchronous pipeline. `work` cycles of the pipeline (of this SM, and of `peer`'s for a
-  // cta_group::2 op); `effect` runs at completion; `writes` are the TMEM columns the op writes (per
-  // tensor core), marked in flight until then (checker). Returns the completion cycle.
-  struct ColumnWrite {
-    TensorCore* unit;
-    uint32_t col0, cols;
-  };
-  Cycles issue(Partition& part, Cycles now, uint64_t work, TensorCore* peer,
-               std::vector<ColumnWrite> writes, uint32_t src, std::function<void(Cycles)> effect);
+  // The asynchronous operations (sim/units/tensor_core_ops.h), planned by the instruction: the
+  // unit runs them through its pipeline, fetches the operands, computes and writes TMEM at
+  // completion (EventPriority::AsyncDataLand), and marks the columns they write in flight until
+  // then (checker). Each returns the completion cycle. `now`: the issue cycle.
+  Cycles issue_mma(Partition& part, Cycles now, std::shared_ptr<const MmaOp> op);
+  Cycles issue_cp(Partition& part, Cycles now, std::shared_ptr<const CpOp> op);
+  Cycles issue_shift(Partition& part, Cycles now, std::shared_ptr<const ShiftOp> op);
 
   // Warps whose tcgen05.alloc (or cta_group::2 dealloc) waits: woken when columns are freed or the
   // peer arrives.
@@ -125,6 +138,17 @@ class TensorCore {
   std::string on_cta_exit(const Cta& c);
 
  private:
+  // The pipeline: `work` cycles of this SM's pipeline (and of `peer`'s for a cta_group::2 op);
+  // `effect` runs at completion; `writes` are the TMEM columns the op writes (per tensor core).
+  struct ColumnWrite {
+    TensorCore* unit;
+    uint32_t col0, cols;
+  };
+  Cycles issue(Partition& part, Cycles now, uint64_t work, TensorCore* peer, std::vector<ColumnWrite> writes,
+               uint32_t src, std::function<void(Cycles)> effect);
+  // The other tensor core of a cta_group::2 op issued on this one (nullptr for cta_group::1).
+  TensorCore* peer_of(int cg, TensorCore* const units[2]) const;
+
   Sm* sm_;
   Tmem tmem_;
   Cycles busy_until_;

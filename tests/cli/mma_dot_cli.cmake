@@ -87,3 +87,10 @@ tcsim_mma_cli(err_missing_file RC 2 REGEX "cannot read '/nonexistent/a.txt': it 
 tcsim_mma_cli(err_bad_set RC 2 REGEX "unknown datapath parameter 'nonsense'"
               ARGS ${_h} --set nonsense=1 --a ${_d}/bf16_ok_b.txt --b ${_d}/bf16_ok_b.txt
                    --c ${_d}/one_c.txt)
+
+# Every published B200 word, in the containers it is given in (--codes, --bf16-as-f32, tf32 words
+# with their low 13 bits set).
+add_test(NAME mma_dot_cli_b200_words
+         COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim>
+                 -DWORDS=${CMAKE_CURRENT_SOURCE_DIR}/data/tcgen05-b200-words/b200_tcgen05_words.json
+                 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mma_dot_b200_words -P ${_d}/b200_words.cmake)

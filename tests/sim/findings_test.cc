@@ -77,6 +77,33 @@ TEST_CASE("FindingLog counts every occurrence and keeps the first few in full, c
   CHECK(summarize_findings({}).empty());
 }
 
+TEST_CASE("summary: a rule's sites past the fourth fold into one counted line with their PTX lines") {
+  std::vector<FindingGroup> g;
+  for (uint32_t i = 0; i < 10; ++i) {
+    FindingGroup x;
+    x.rule = Rule::TmemMissingFenceAfter;
+    x.site.ptx_file = "k.ptx";
+    x.site.ptx_line = 100 + 10 * i;
+    x.count = 2;
+    g.push_back(x);
+  }
+  FindingGroup other;
+  other.rule = Rule::TmemStaleRead;
+  other.site.ptx_file = "k.ptx";
+  other.site.ptx_line = 7;
+  other.count = 1;
+  g.push_back(other);
+  const std::string s = summarize_findings(g);
+  CHECK(s.find("findings: 2 rules broken at 11 sites, 21 occurrences") != std::string::npos);
+  size_t site_lines = 0;
+  for (size_t p = s.find("tcgen05-missing-fence-after x2 at"); p != std::string::npos;
+       p = s.find("tcgen05-missing-fence-after x2 at", p + 1))
+    ++site_lines;
+  CHECK(site_lines == 4);
+  CHECK(s.find("tcgen05-missing-fence-after at 6 more sites (12 occurrences, PTX lines 140-190)") != std::string::npos);
+  CHECK(s.find("tcgen05-stale-read x1 at") != std::string::npos);
+}
+
 TEST_CASE("findings of a launch name the instruction, CTA, warp and lane; clean launches have none") {
   // A wait on a stale parity, twice at the same site in a loop: one group, counted twice.
   const std::string ptx = R"(.version 8.0

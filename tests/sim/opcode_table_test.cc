@@ -34,7 +34,7 @@ const test::Row kIntRow = {7, 3, 5, 2};
 const test::Row kFloatRow = {0x3fc00000, 0x40000000, 0x3e800000, 0xc0800000};
 
 const char* kPrelude = R"(
-.shared .align 16 .b64 sbar[4];
+.shared .align 8 .b64 sbar[4];
 .func (.param .b32 r) twice(.param .b32 x)
 {
   .reg .b32 %t<2>;
@@ -277,12 +277,21 @@ std::map<std::string, Sample> samples() {
       {"mbarrier_try_wait", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0, 100;\n mbarrier.arrive.shared::cta.b64 %z0, [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%y1], 0;\n selp.u32 %y2, 10, 0, %p0;\n selp.u32 %y3, 1, 0, %p1;\n add.u32 %y0, %y2, %y3;", 1)},
       // init(5), .noComplete arrive of 2: its state holds the 5 arrivals pending before it.
       {"mbarrier_pending_count", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 5;\n mbarrier.arrive.noComplete.shared::cta.b64 %z0, [%y1], 2;\n mbarrier.pending_count.b64 %y0, %z0;", 5)},
-      // 9.7.13.17: a grid of one cluster has no other cluster to cancel: the response (all zeros in
-      // tcsim's encoding, sim/exec/cluster_launch_control.cc) overwrites the 5 and completes the
-      // 16 transaction bytes. A granted cancel: kernels/clc (tests/cli/kernels_clc.cmake).
-      {"clusterlaunchcontrol_try_cancel", v("mov.u32 %y1, sbar;\n mbarrier.init.shared::cta.b64 [%y1], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [%y1], 16;\n add.u32 %y2, %y1, 16;\n st.shared.u32 [%y2+12], 5;\n clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%y2], [%y1];\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [%y1], 0;\n ld.shared.u32 %y3, [%y2+12];\n selp.u32 %y4, 1, 0, %p0;\n add.u32 %y0, %y3, %y4;", 1)},
-      // 9.7.13.18 over tcsim's response encoding: ctaid (7, 2, 3), canceled.
-      {"clusterlaunchcontrol_query_cancel", v("mov.u32 %y1, sbar;\n mov.b64 %z1, 0x0000000200000007;\n mov.b64 %z2, 0x0000000100000003;\n st.shared.v2.b64 [%y1], {%z1, %z2};\n ld.shared.b128 %q0, [%y1];\n clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p0, %q0;\n clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %y2, %q0;\n selp.u32 %y3, 100, 0, %p0;\n add.u32 %y0, %y2, %y3;", 102)},
+      // clusterlaunchcontrol: the one-CTA grid has no cluster left to cancel, so the response is
+      // "not canceled" (selp gives 9); a response built by hand (tcsim's encoding, x = 5, y = 3,
+      // z = 2, canceled) decodes to its y = 3.
+      {"clusterlaunchcontrol_try_cancel",
+       v("{\n .shared .align 16 .b8 resp[16];\n mbarrier.init.shared::cta.b64 [sbar], 1;\n"
+         " mbarrier.arrive.expect_tx.shared::cta.b64 %z0, [sbar], 16;\n"
+         " clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [resp], [sbar];\n"
+         "$Lclc:\n mbarrier.try_wait.parity.shared::cta.b64 %p0, [sbar], 0;\n @!%p0 bra $Lclc;\n"
+         " ld.shared.b128 %q0, [resp];\n"
+         " clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %q0;\n selp.u32 %y0, 7, 9, %p1;\n }",
+         9)},
+      {"clusterlaunchcontrol_query_cancel",
+       v("mov.b64 %z2, 0x0000000300000005;\n mov.b64 %z3, 0x0000000100000002;\n mov.b128 %q0, {%z2, %z3};\n"
+         " clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %y0, %q0;",
+         3)},
       // 9.7.14-16: tensor core instructions.
       // mma.sync needs a whole warp (one thread is an error) and wgmma an sm_90a device (this
       // table runs on sm_100a). Values:

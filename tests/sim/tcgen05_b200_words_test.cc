@@ -113,3 +113,63 @@ TEST_CASE("tcgen05.mma in the simulator reproduces the B200 words of every dense
   }
   CHECK(ran == 51);
 }
+
+// The block-scaled cases (9 of the 60) through the block-scaled corpus kernel
+// (kernels/tcgen05/mma_block_scaled.cu, tc_mma_bs_*_cg1): M = 128, N = 8, one MMA; row 0 of A and
+// column 0 of B hold the case's operands, the scale factors of row 0 / column 0 its scale codes (the
+// others 1.0), C[0][0] its c. Every way the kernel has of placing A and the scale factors must give
+// the hardware word: scales written with tcgen05.st at fixed columns (as the public probe that
+// recorded the words does) or copied from CUTLASS's scale-factor chunk with tcgen05.cp.32x128b.warpx4;
+// A from shared memory or from TMEM (tcgen05.st; tcgen05.cp with decompression for kind::mxf8f6f4).
+TEST_CASE("block-scaled tcgen05.mma in the simulator reproduces the B200 words (scales by tcgen05.st and tcgen05.cp)") {
+  const auto cases =
+      nlohmann::json::parse(read_file(TCSIM_SOURCE_DIR "/tests/data/tcgen05-b200-words/b200_tcgen05_words.json"));
+  test::Harness h;
+  h.load(read_file(TCSIM_SOURCE_DIR "/kernels/tcgen05/mma_block_scaled.ptx"), "mma_block_scaled.ptx");
+  constexpr uint32_t M = 128, N = 8;
+  int ran = 0, cases_seen = 0;
+  for (const auto& c : cases) {
+    const std::string kind = c["kind"];
+    if (kind != "mxf8f6f4" && kind != "mxf4" && kind != "mxf4nvf4") continue;
+    ++cases_seen;
+    CAPTURE(c["name"].get<std::string>());
+    const uint32_t K = c["K"];
+    const int vec = c["scale_vec"];
+    const bool ue4m3 = c["scale_type"] == "ue4m3";
+    // Variants of tc_ptx_mx.cuh: mxf8f6f4 1X; mxf4 2X (the harness's "4x" mxf4 case has only 2X,
+    // PTX ISA Table 56); mxf4nvf4 2X / 4X.
+    const uint32_t variant = kind == "mxf8f6f4" ? 1 : kind == "mxf4" ? 4 : vec == 4 ? 8 : 6;
+    const uint32_t nsf = variant == 1 ? 1 : variant == 8 ? 4 : 2;
+    const uint32_t type = kind == "mxf8f6f4" ? 5 : 1;  // E2M1's code differs by kind (Tables 43/44)
+    REQUIRE(c["atype"] == "e2m1");
+    REQUIRE(c["btype"] == "e2m1");
+    std::vector<uint8_t> sfa(size_t{M} * nsf, ue4m3 ? 0x38 : 0x7f), sfb(size_t{N} * nsf, ue4m3 ? 0x38 : 0x7f);
+    for (uint32_t j = 0; j < nsf; ++j) {
+      sfa[j] = static_cast<uint8_t>(hex(c["scale_a"][j]));
+      sfb[j] = static_cast<uint8_t>(hex(c["scale_b"][j]));
+    }
+    std::vector<uint32_t> cbuf(size_t{M} * N, 0);
+    cbuf[0] = hex(c["c"]);
+    for (int path = 0; path < 5; ++path) {
+      // 0: A smem, scales by st; 1: A smem, scales by cp; 2: A TMEM by st, scales by st;
+      // 3: A TMEM by st, scales by cp; 4: A TMEM by cp (kind::mxf8f6f4: .b8x16.b4x16_p64), scales by cp.
+      if (path == 4 && kind != "mxf8f6f4") continue;
+      CAPTURE(path);
+      const bool ts = path >= 2;
+      const uint32_t sf_mode = path == 1 || path >= 3 ? 1 : 0;
+      const uint32_t flags = 8u | (path == 4 ? 32u : 0u);
+      const uint64_t A = h.upload(operand("e2m1", c["a"], M, K)), B = h.upload(operand("e2m1", c["b"], N, K));
+      const uint64_t SA = h.upload(sfa), SB = h.upload(sfb), C = h.upload(cbuf), D = h.zeros(size_t{M} * N * 4);
+      test::Params p;
+      p.add(A).add(B).add(SA).add(SB).add(C).add(D);
+      // M, N, ksteps, variant, atype, btype, scale_type (1 ue8m0), sf_mode, flags, a_layout, b_layout.
+      for (uint32_t x : {M, N, 1u, variant, type, type, ue4m3 ? 0u : 1u, sf_mode, flags, 0u, 0u}) p.add(x);
+      h.launch(ts ? "tc_mma_bs_ts_cg1" : "tc_mma_bs_ss_cg1", {1, 1, 1}, {128, 1, 1}, p, 64 * 1024);
+      const auto d = h.download<uint32_t>(D, 1);
+      CHECK(fmt::format("{:08x}", d[0]) == fmt::format("{:08x}", hex(c["expected"])));
+      ++ran;
+    }
+  }
+  CHECK(cases_seen == 9);
+  CHECK(ran == 9 * 4 + 2);
+}

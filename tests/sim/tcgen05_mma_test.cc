@@ -42,7 +42,7 @@ uint64_t desc(uint32_t start, uint32_t lbo, uint32_t sbo, uint32_t layout) {
 // One CTA of 128 threads: copies `img` into shared memory (`tile`, 1024-aligned), warp 0 allocates
 // 64 columns, thread 0 issues one MMA (descriptors relative to `tile`), everyone sleeps `sleep` ns
 // (or not), fences and reads D (64 columns of its lane quarter) into out[128][64].
-std::string kernel_ptx(bool a_from_tmem) {
+std::string kernel_ptx(bool a_from_tmem, bool ashift = false) {
   std::string regs;
   for (int j = 0; j < 64; ++j) regs += fmt::format("{}%v{}", j ? "," : "", j);
   std::string stores;
@@ -118,7 +118,8 @@ $L1:
   add.u64 %rd5, %rd5, %rd6;
   add.u32 %r21, %r7, 32;
   setp.ne.u32 %p3, %r0, 0;
-  )" + (a_from_tmem ? "tcgen05.mma.cta_group::1.kind::f16 [%r7], [%r21], %rd5, %r10, %p3;"
+  )" + (ashift ? "tcgen05.mma.cta_group::1.kind::f16.ashift [%r7], [%r21], %rd5, %r10, %p3;"
+        : a_from_tmem ? "tcgen05.mma.cta_group::1.kind::f16 [%r7], [%r21], %rd5, %r10, %p3;"
                     : "tcgen05.mma.cta_group::1.kind::f16 [%r7], %rd4, %rd5, %r10, %p3;") + R"(
 $L2:
   ld.param.u32 %r12, [sleep];
@@ -152,7 +153,8 @@ struct Run {
 
 constexpr uint32_t kM = 128, kN = 64, kK = 16;
 
-Run run(bool a_tmem, uint32_t idesc, uint32_t sleep, const std::vector<int>& A, const std::vector<int>& B) {
+Run run(bool a_tmem, uint32_t idesc, uint32_t sleep, const std::vector<int>& A, const std::vector<int>& B,
+        bool ashift = false) {
   // Image: A at 0 (128 rows x 128 B), B at 16384 (64 rows x 128 B), both K-major SWIZZLE_128B.
   std::vector<uint8_t> img(32768, 0);
   for (uint32_t r = 0; r < kM; ++r)
@@ -171,7 +173,7 @@ Run run(bool a_tmem, uint32_t idesc, uint32_t sleep, const std::vector<int>& A, 
     for (uint32_t c = 0; c < 8; ++c)
       aw[r * 8 + c] = bf16_of_int(A[r * kK + 2 * c]) | uint32_t{bf16_of_int(A[r * kK + 2 * c + 1])} << 16;
   test::Harness h;
-  h.load(kernel_ptx(a_tmem), "mma.ptx");
+  h.load(kernel_ptx(a_tmem, ashift), "mma.ptx");
   const uint64_t dimg = h.upload(words), dout = h.zeros(kM * kN * 4), daw = h.upload(aw);
   test::Params p;
   p.add(dimg).add(uint32_t(words.size())).add(dout).add(desc(0, 16, 1024, 2)).add(desc(16384, 16, 1024, 2));
@@ -233,4 +235,31 @@ TEST_CASE("tcgen05.mma: an illegal instruction descriptor is reported at issue w
     CHECK(m.find("M = 96") != std::string::npos);
     CHECK(m.find("Table 39") != std::string::npos);
   }
+}
+
+// .ashift (PTX ISA §9.7.16.10.9.1): A from TMEM, its rows shifted down by one lane before the
+// product. The reading tcsim models (docs/tensor_memory.md §9, UNCONFIRMED on hardware): row m of D
+// takes A's row m - 1, row 0 its own; with distinct rows every shifted row changes the exact answer.
+TEST_CASE("tcgen05.mma .ashift: row m of D is A's row m - 1 times B (row 0 its own)") {
+  std::vector<int> A(kM * kK), B(kN * kK);
+  for (uint32_t i = 0; i < A.size(); ++i) A[i] = int((i * 7 + 3 + i / kK) % 9) - 4;
+  for (uint32_t i = 0; i < B.size(); ++i) B[i] = int((i * 5 + 1) % 7) - 3;
+  Run r = run(true, kIdesc, 5000, A, B, true);
+  CHECK(r.warnings.empty());
+  for (const auto& w : r.warnings) MESSAGE(w);
+  int bad = 0, differs = 0;
+  for (uint32_t m = 0; m < kM; ++m)
+    for (uint32_t n = 0; n < kN; ++n) {
+      const uint32_t src = m == 0 ? 0 : m - 1;
+      int want = 0, unshifted = 0;
+      for (uint32_t k = 0; k < kK; ++k) {
+        want += A[src * kK + k] * B[n * kK + k];
+        unshifted += A[m * kK + k] * B[n * kK + k];
+      }
+      differs += want != unshifted;
+      if (r.d[m * kN + n] != float(want) && bad++ < 5)
+        FAIL_CHECK("D[" << m << "][" << n << "] = " << r.d[m * kN + n] << ", want " << want);
+    }
+  CHECK(bad == 0);
+  CHECK(differs > 1000);  // the shift is visible: most cells differ from the unshifted product
 }

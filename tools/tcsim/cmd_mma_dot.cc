@@ -7,12 +7,23 @@
 //       [--scale-type ue8m0|ue4m3 --scale-vec 1|2|4 --scale-a FILE --scale-b FILE]
 //       --a FILE --b FILE --c FILE
 //       [--negate-a] [--negate-b] [--scale-input-d S] [--set NAME=VALUE]... [--explain]
+//       [--codes] [--bf16-as-f32]
 //
 // a, b: one vector per line, K whitespace-separated 8-hex-digit fp32 words whose values are
 // exactly representable in the type (s8/u8: decimal integers). Scale files: one line per vector,
 // hex scale codes, one per scale block along K. c: one 32-character binary string per line (the
 // fp32 or s32 word; an f16 C as its value converted to fp32). Output: one line per vector, D as
 // a 32-character binary string (an f16 D converted to fp32, as in the d_*_fp16.txt files).
+//
+// The hardware's containers (the forms published B200 words use):
+//   tf32 operands are fp32 words: the tensor core reads sign, exponent and the top 10 fraction
+//       bits and ignores bits 12..0 (PTX ISA §5.2.3 tf32; models/mma/decode.h drops them), so a
+//       word with low bits set is accepted as its truncation (--explain counts them);
+//   --bf16-as-f32: bf16 operands are given as fp32 words, the bf16 code being the upper 16 bits and
+//       the lower 16 ignored (how a bf16 value sits in an fp32 register);
+//   --codes: a, b, c are hex codes in the operand's own container instead: f16/bf16 16-bit codes
+//       (bf16 with --bf16-as-f32: fp32 words), tf32 fp32 words, fp8/fp6/fp4 codes, s8/u8 bytes;
+//       C (and the output D) the D type's word, f16 as its 16-bit code.
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -45,6 +56,7 @@ struct Options {
   std::string arch, path, kind, atype, btype, dtype, scale_type, a, b, c, scale_a, scale_b;
   int scale_vec = 0;
   bool saturate = false, negate_a = false, negate_b = false, explain = false;
+  bool codes = false, bf16_as_f32 = false;
   int scale_input_d = 0;
   std::vector<std::string> sets;
 };
@@ -90,6 +102,10 @@ Options parse_options(Args args) {
       o.negate_b = true;
     } else if (opt == "--explain") {
       o.explain = true;
+    } else if (opt == "--codes") {
+      o.codes = true;
+    } else if (opt == "--bf16-as-f32") {
+      o.bf16_as_f32 = true;
     } else {
       throw UsageError(fmt::format("unknown option '{}' (try 'tcsim help')", opt));
     }
@@ -153,7 +169,7 @@ double f32_value(uint32_t w) { return models::to_double(DType::F32, w); }
 // NaN maps to the type's NaN (its payload is irrelevant: every MMA NaN result is canonical).
 class ExactCoder {
  public:
-  explicit ExactCoder(DType t) : t_(t) {
+  explicit ExactCoder(DType t, bool bf16_as_f32 = false) : t_(t), bf16_as_f32_(bf16_as_f32) {
     if (t == DType::F32 || t == DType::TF32 || t == DType::BF16) return;
     const models::FormatSpec& f = models::format_spec(t);
     const uint32_t n = 1u << f.storage_bits;
@@ -176,9 +192,10 @@ class ExactCoder {
     const bool inf = (w & 0x7fffffffu) == 0x7f800000u;
     switch (t_) {
       case DType::F32: return w;
-      case DType::TF32:  // the operand keeps 10 fraction bits (PTX ISA §9.7.15.5.2)
-        return (w & 0x1fffu) == 0 ? std::optional<uint32_t>(w) : std::nullopt;
+      case DType::TF32:  // an fp32 word; the tensor core ignores bits 12..0 (counted, see run)
+        return w;
       case DType::BF16:
+        if (bf16_as_f32_) return w >> 16;  // the upper half of an fp32 word is the bf16 code
         return (w & 0xffffu) == 0 ? std::optional<uint32_t>(w >> 16) : std::nullopt;
       default: break;
     }
@@ -196,6 +213,7 @@ class ExactCoder {
     return f.has_sign ? 1u << (f.exp_bits + f.mant_bits) : 0;
   }
   DType t_;
+  bool bf16_as_f32_ = false;
   std::map<double, uint32_t> values_;
   std::optional<uint32_t> nan_code_, inf_code_;
   uint32_t sign_ = 0;
@@ -358,11 +376,24 @@ int run_mma_dot(Args args) {
   const bool is_int = *at == DType::S8 || *at == DType::U8;
   std::optional<ExactCoder> ca, cb;
   if (!is_int) {
-    ca.emplace(*at);
-    cb.emplace(*bt);
+    ca.emplace(*at, o.bf16_as_f32);
+    cb.emplace(*bt, o.bf16_as_f32);
   }
+  size_t tf32_low_bits = 0;  // tf32 words whose ignored bits 12..0 are not zero
   const auto element = [&](const std::string& file, size_t line, std::string_view tok, DType t,
                            const std::optional<ExactCoder>& coder) -> uint32_t {
+    if (o.codes) {
+      // The operand's own container: a hex code of its width (tf32, and bf16 with --bf16-as-f32,
+      // an fp32 word).
+      const bool word = t == DType::TF32 || (t == DType::BF16 && o.bf16_as_f32);
+      const int bits = word ? 32 : isa::dtype_bits(t);
+      const auto v = parse_hex(tok, static_cast<size_t>((bits + 3) / 4));
+      if (!v || (bits < 32 && *v >> bits))
+        throw UsageError(fmt::format("{}:{}: '{}' is not a {}-bit {} code in hex", file, line, tok, bits,
+                                     isa::dtype_name(t)));
+      if (t == DType::TF32 && (*v & 0x1fffu)) ++tf32_low_bits;
+      return t == DType::BF16 && o.bf16_as_f32 ? *v >> 16 : *v;
+    }
     if (t == DType::S8 || t == DType::U8) {
       bool neg = false;
       std::string_view d = tok;
@@ -383,6 +414,7 @@ int run_mma_dot(Args args) {
     const auto w = parse_hex(tok, 8);
     if (!w)
       throw UsageError(fmt::format("{}:{}: '{}' is not an 8-hex-digit fp32 word", file, line, tok));
+    if (t == DType::TF32 && (*w & 0x1fffu)) ++tf32_low_bits;
     const auto code = (*coder)(*w);
     if (!code)
       throw UsageError(fmt::format("{}:{}: {} (fp32 word {:08x}) is not representable in {}", file,
@@ -409,12 +441,19 @@ int run_mma_dot(Args args) {
       b[i] = element(o.b, line, tb[i], *bt, cb);
     }
     const auto tc = tokens(lc[v]);
-    if (tc.size() != 1 || tc[0].size() != 32 ||
-        tc[0].find_first_not_of("01") != std::string_view::npos)
-      throw UsageError(fmt::format("{}:{}: expected one 32-character binary string", o.c, line));
     uint32_t c = 0;
-    for (char ch : tc[0]) c = c << 1 | static_cast<uint32_t>(ch - '0');
-    if (*dt == DType::F16) {
+    if (o.codes) {
+      const auto w = tc.size() == 1 ? parse_hex(tc[0], 8) : std::nullopt;
+      if (!w || (*dt == DType::F16 && *w > 0xffffu))
+        throw UsageError(fmt::format("{}:{}: expected one hex {} word{}", o.c, line, isa::dtype_name(*dt),
+                                     *dt == DType::F16 ? " (16 bits)" : ""));
+      c = *w;
+    } else {
+      if (tc.size() != 1 || tc[0].size() != 32 || tc[0].find_first_not_of("01") != std::string_view::npos)
+        throw UsageError(fmt::format("{}:{}: expected one 32-character binary string", o.c, line));
+      for (char ch : tc[0]) c = c << 1 | static_cast<uint32_t>(ch - '0');
+    }
+    if (*dt == DType::F16 && !o.codes) {
       const uint32_t h = f32_to_f16_rn(c);
       if (f16_to_f32_word(h) != c && !std::isnan(f32_value(c))) ++f16_c_rounded;
       c = h;
@@ -437,6 +476,10 @@ int run_mma_dot(Args args) {
     }
     uint32_t d = engine.dot(a.data(), b.data(), c, scaled ? sa.data() : nullptr,
                             scaled ? sb.data() : nullptr);
+    if (o.codes) {
+      out += fmt::format("{:0{}x}\n", d, *dt == DType::F16 ? 4 : 8);
+      continue;
+    }
     if (*dt == DType::F16) d = f16_to_f32_word(d);
     out += binary32(d);
     out += '\n';
@@ -446,6 +489,10 @@ int run_mma_dot(Args args) {
     fmt::print(stderr, "tcsim mma-dot: note: {} C values were not f16 values and were rounded to "
                        "nearest-even first (as the published capture harness's __float2half)\n",
                f16_c_rounded);
+  if (tf32_low_bits && o.explain)
+    fmt::print(stderr, "tcsim mma-dot: note: {} tf32 operand words have bits 12..0 set; the tensor core "
+                       "reads only sign, exponent and the top 10 fraction bits of a tf32 word and "
+                       "ignores those bits (they are taken as zero)\n", tf32_low_bits);
   if (extra_scales)
     fmt::print(stderr, "tcsim mma-dot: note: {} scale lines list more than the {} codes K={} uses; "
                        "the extra codes are ignored\n", extra_scales, blocks, k);
@@ -459,7 +506,8 @@ int run_mma_dot(Args args) {
               "mma-dot --arch sm_90a|sm_100a --path mma.sync|wgmma|tcgen05 --kind KIND --atype T "
               "--btype T --dtype f32|f16|s32 [--saturate] [--scale-type ue8m0|ue4m3 --scale-vec "
               "1|2|4 --scale-a FILE --scale-b FILE] --a FILE --b FILE --c FILE [--negate-a] "
-              "[--negate-b] [--scale-input-d S] [--set NAME=VALUE]... [--explain]",
+              "[--negate-b] [--scale-input-d S] [--set NAME=VALUE]... [--explain] [--codes] "
+              "[--bf16-as-f32]",
      run_mma_dot});
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/dtype.h"
+#include "isa/layouts/tmem_sparse_layout.h"
 #include "isa/mma_kind.h"
 #include "models/formats/format.h"
 #include "models/mma/engine.h"
@@ -98,6 +99,14 @@ struct Case {
   int scale = 0;
   int bug = 0;  // GEMM swizzle-bug demo (kernels/tcgen05/README.md): D must NOT equal the reference
   std::vector<uint32_t> masked_rows, zero_columns;
+  // Block scaling (kernels/tcgen05/README.md "Block-scaled kernels"): buffers SFA [M][K/blk] and
+  // SFB [N][K/blk] of scale codes; every K-block of `scale_block` elements of row m of A (column n
+  // of B) is multiplied by its scale.
+  models::mma::ScaleType scale_type = models::mma::ScaleType::None;
+  uint32_t scale_block = 0;
+  // Sparse A ("sparse": true): A is M x K/2 stored values, E [M][K/G] their metadata nibbles (one
+  // byte each, PTX ISA §9.7.16.10.8), G the kind's group (isa/layouts/tmem_sparse_layout.h).
+  bool sparse = false;
 };
 
 [[noreturn]] void bad_case(const std::string& path, const std::string& what) {
@@ -118,7 +127,12 @@ Case read_gemm_case(const std::string& path, const Json& j) {
   static const Row rows[] = {{"gemm_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16},
                              {"gemm_e4m3_f32", isa::MmaKind::F8F6F4, isa::DType::E4M3, isa::DType::F32, 32},
                              {"gemm_f16_f16", isa::MmaKind::F16, isa::DType::F16, isa::DType::F16, 16},
-                             {"gemm_s8_s32", isa::MmaKind::I8, isa::DType::S8, isa::DType::S32, 32}};
+                             {"gemm_s8_s32", isa::MmaKind::I8, isa::DType::S8, isa::DType::S32, 32},
+                             {"gemm_mxfp8_f32", isa::MmaKind::MXF8F6F4, isa::DType::E4M3, isa::DType::F32, 32},
+                             {"gemm_nvfp4_f32", isa::MmaKind::MXF4NVF4, isa::DType::E2M1, isa::DType::F32, 64},
+                             {"gemm_sp_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 32},
+                             {"gemm_ws_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16},
+                             {"gemm_clc_bf16_f32", isa::MmaKind::F16, isa::DType::BF16, isa::DType::F32, 16}};
   const Row* r = nullptr;
   for (const Row& x : rows)
     if (g.rfind(x.prefix, 0) == 0) r = &x;
@@ -133,6 +147,10 @@ Case read_gemm_case(const std::string& path, const Json& j) {
   c.ksteps = c.k / r->kmma;
   c.exact = j["exact"].get<bool>();
   c.bug = j.contains("bug") ? j["bug"].get<int>() : 0;
+  // Block-scaled GEMMs (gemm_mx.cu): MXFP8 UE8M0 per 32 K, NVFP4 UE4M3 per 16 K.
+  if (c.kind == isa::MmaKind::MXF8F6F4) c.scale_type = models::mma::ScaleType::UE8M0, c.scale_block = 32;
+  if (c.kind == isa::MmaKind::MXF4NVF4) c.scale_type = models::mma::ScaleType::UE4M3, c.scale_block = 16;
+  c.sparse = g.rfind("gemm_sp_", 0) == 0;  // gemm_sparse.cu: A stored K/2 per row, metadata E
   return c;
 }
 
@@ -169,6 +187,15 @@ Case read_case(const std::string& path, const Json& j) {
   if (!need("scale_input_d").is_null()) c.scale = j["scale_input_d"].get<int>();
   if (!need("masked_rows").is_null()) c.masked_rows = j["masked_rows"].get<std::vector<uint32_t>>();
   if (!need("zero_columns").is_null()) c.zero_columns = j["zero_columns"].get<std::vector<uint32_t>>();
+  if (j.contains("scale_type") && !j["scale_type"].is_null()) {
+    const std::string st = j["scale_type"].get<std::string>();
+    if (st != "ue8m0" && st != "ue4m3") bad_case(path, fmt::format("scale_type \"{}\" is not ue8m0 or ue4m3", st));
+    c.scale_type = st == "ue8m0" ? models::mma::ScaleType::UE8M0 : models::mma::ScaleType::UE4M3;
+    c.scale_block = need("scale_block").get<uint32_t>();
+    if (c.scale_block == 0 || (c.k / c.ksteps) % c.scale_block)
+      bad_case(path, fmt::format("scale_block {} does not divide the MMA's K {}", c.scale_block, c.k / c.ksteps));
+  }
+  if (j.contains("sparse")) c.sparse = j["sparse"].get<bool>();
   for (uint32_t r : c.masked_rows)
     if (r >= c.m) bad_case(path, fmt::format("masked row {} is outside M = {}", r, c.m));
   for (uint32_t x : c.zero_columns)
@@ -176,14 +203,44 @@ Case read_case(const std::string& path, const Json& j) {
   return c;
 }
 
+// The scale factors and metadata of a case (absent: unscaled, dense).
+struct Extras {
+  const Operand* sfa = nullptr;
+  const Operand* sfb = nullptr;
+  const Operand* e = nullptr;  // sparse metadata nibbles, one per byte
+};
+
+// Row i of the logical (dense) A as values: the stored A, or sparse A expanded by its metadata.
+std::vector<double> logical_a_row(const Case& c, const Operand& A, const Extras& x, uint32_t i) {
+  std::vector<double> row(c.k, 0.0);
+  if (!c.sparse) {
+    for (uint32_t kk = 0; kk < c.k; ++kk) row[kk] = A.value(uint64_t{i} * c.k + kk);
+    return row;
+  }
+  const isa::SparseGroup g = isa::sparse_group(c.kind);
+  const uint32_t groups = c.k / g.elems, stored = c.k / 2;
+  for (uint32_t q = 0; q < groups; ++q) {
+    uint32_t pos[4];
+    isa::sparse_positions(c.kind, static_cast<uint8_t>(x.e->code(uint64_t{i} * groups + q) & 0xf), pos);
+    for (uint32_t t = 0; t < g.kept; ++t) row[q * g.elems + pos[t]] += A.value(uint64_t{i} * stored + q * g.kept + t);
+  }
+  return row;
+}
+
 // D words of the exact reference (see the file comment).
-std::vector<uint32_t> exact_reference(const Case& c, const Operand& A, const Operand& B, const Operand* C) {
+std::vector<uint32_t> exact_reference(const Case& c, const Operand& A, const Operand& B, const Operand* C,
+                                      const Extras& x) {
   using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Mat a(c.m, c.k), b(c.n, c.k);
-  for (uint32_t i = 0; i < c.m; ++i)
-    for (uint32_t kk = 0; kk < c.k; ++kk) a(i, kk) = A.value(uint64_t{i} * c.k + kk);
+  const uint32_t nblk = c.scale_block ? c.k / c.scale_block : 0;
+  for (uint32_t i = 0; i < c.m; ++i) {
+    const std::vector<double> row = logical_a_row(c, A, x, i);
+    for (uint32_t kk = 0; kk < c.k; ++kk)
+      a(i, kk) = row[kk] * (nblk ? x.sfa->value(uint64_t{i} * nblk + kk / c.scale_block) : 1.0);
+  }
   for (uint32_t j = 0; j < c.n; ++j)
-    for (uint32_t kk = 0; kk < c.k; ++kk) b(j, kk) = B.value(uint64_t{j} * c.k + kk);
+    for (uint32_t kk = 0; kk < c.k; ++kk)
+      b(j, kk) = B.value(uint64_t{j} * c.k + kk) * (nblk ? x.sfb->value(uint64_t{j} * nblk + kk / c.scale_block) : 1.0);
   for (uint32_t j : c.zero_columns) b.row(j).setZero();
   const double sign = (c.negate_a ? -1.0 : 1.0) * (c.negate_b ? -1.0 : 1.0);
   const Mat p = sign * (a * b.transpose());
@@ -201,26 +258,35 @@ std::vector<uint32_t> exact_reference(const Case& c, const Operand& A, const Ope
       double v = p(i, j);
       if (c.accumulate_c) v += std::ldexp(C->value(e), -c.scale);
       if (v == 0) v = 0;  // an exact zero sum is +0 (IEEE sum of zeros of mixed sign)
+      if (c.d == isa::DType::F32 && static_cast<double>(static_cast<float>(v)) != v)
+        throw spec::spec_error("", "case", fmt::format("exact case: D[{}][{}] = {} is not exact in f32: the inputs "
+                                                       "are not an exactness-invariant case",
+                                                       i, j, v));
       d[e] = c.d == isa::DType::F32 ? std::bit_cast<uint32_t>(static_cast<float>(v))
                                     : static_cast<uint32_t>(models::encode(isa::DType::F16, v, models::Round::RN, false));
     }
   return d;
 }
 
-// D words of the models::mma sm_100a reference over the chain of ksteps MMAs.
+// D words of the models::mma sm_100a reference over the chain of ksteps MMAs (sparse: each row's
+// stored values against the B elements its metadata names, as the sparse datapath pairs them).
 std::vector<uint32_t> engine_reference(const std::string& path, const Case& c, const Operand& A, const Operand& B,
-                                       const Operand* C) {
+                                       const Operand* C, const Extras& x) {
   const models::mma::ParamRow* row =
       models::mma::find_row(isa::Arch::Sm100a, models::mma::Path::Tcgen05, c.kind, c.a, c.b, c.d);
   if (!row)
     bad_case(path, fmt::format("no sm_100a tcgen05 arithmetic row for kind::{} {} x {} -> {}", isa::kind_name(c.kind),
                                isa::dtype_name(c.a), isa::dtype_name(c.b), isa::dtype_name(c.d)));
-  const uint32_t kstep = c.k / c.ksteps;
-  std::vector<uint32_t> a(size_t{c.m} * kstep), b(size_t{c.n} * kstep), acc(size_t{c.m} * c.n, 0);
+  const uint32_t kstep = c.k / c.ksteps, ka = c.sparse ? kstep / 2 : kstep;
+  const uint32_t nblk = c.scale_block ? c.k / c.scale_block : 0, nsf = c.scale_block ? kstep / c.scale_block : 0;
+  std::vector<uint32_t> a(size_t{c.m} * ka), b(size_t{c.n} * kstep), bg(size_t{c.n} * ka),
+      acc(size_t{c.m} * c.n, 0);
+  std::vector<uint8_t> sa(size_t{c.m} * nsf), sb(size_t{c.n} * nsf);
   if (c.accumulate_c)
     for (size_t e = 0; e < acc.size(); ++e) acc[e] = C->code(e);
   std::vector<uint8_t> zero_col(c.n, 0);
   for (uint32_t j : c.zero_columns) zero_col[j] = 1;
+  const isa::SparseGroup g = isa::sparse_group(c.kind);
   for (uint32_t s = 0; s < c.ksteps; ++s) {
     models::mma::DotShape sh;
     sh.num = row->num;
@@ -228,18 +294,44 @@ std::vector<uint32_t> engine_reference(const std::string& path, const Case& c, c
     sh.atype = c.a;
     sh.btype = c.b;
     sh.dtype = c.d;
-    sh.k = static_cast<int>(kstep);
+    sh.k = static_cast<int>(ka);
     sh.negate_a = c.negate_a;
     sh.negate_b = c.negate_b;
     sh.saturate = c.saturate;
     sh.scale_input_d = s == 0 ? c.scale : 0;
+    if (nsf) {
+      sh.scale_type = c.scale_type;
+      sh.scale_block = static_cast<int>(ka / nsf);
+    }
     const models::mma::DotEngine eng(sh);
+    const uint32_t astride = c.sparse ? c.k / 2 : c.k;
     for (uint32_t i = 0; i < c.m; ++i)
-      for (uint32_t kk = 0; kk < kstep; ++kk) a[size_t{i} * kstep + kk] = A.code(uint64_t{i} * c.k + s * kstep + kk);
+      for (uint32_t kk = 0; kk < ka; ++kk) a[size_t{i} * ka + kk] = A.code(uint64_t{i} * astride + s * ka + kk);
     for (uint32_t j = 0; j < c.n; ++j)
       for (uint32_t kk = 0; kk < kstep; ++kk)
         b[size_t{j} * kstep + kk] = zero_col[j] ? 0 : B.code(uint64_t{j} * c.k + s * kstep + kk);
-    eng.tile(static_cast<int>(c.m), static_cast<int>(c.n), a.data(), b.data(), acc.data(), acc.data());
+    for (uint32_t i = 0; i < c.m; ++i)
+      for (uint32_t t = 0; t < nsf; ++t) sa[size_t{i} * nsf + t] = static_cast<uint8_t>(x.sfa->code(uint64_t{i} * nblk + s * nsf + t));
+    for (uint32_t j = 0; j < c.n; ++j)
+      for (uint32_t t = 0; t < nsf; ++t) sb[size_t{j} * nsf + t] = static_cast<uint8_t>(x.sfb->code(uint64_t{j} * nblk + s * nsf + t));
+    if (!c.sparse) {
+      eng.tile(static_cast<int>(c.m), static_cast<int>(c.n), a.data(), b.data(), acc.data(), acc.data(),
+               nsf ? sa.data() : nullptr, nsf ? sb.data() : nullptr);
+      continue;
+    }
+    const uint32_t groups = kstep / g.elems, all_groups = c.k / g.elems;
+    for (uint32_t i = 0; i < c.m; ++i) {
+      uint32_t pos[16 * 4];
+      for (uint32_t q = 0; q < groups; ++q)
+        isa::sparse_positions(c.kind, static_cast<uint8_t>(x.e->code(uint64_t{i} * all_groups + s * groups + q) & 0xf),
+                              pos + 4 * q);
+      for (uint32_t j = 0; j < c.n; ++j)
+        for (uint32_t q = 0; q < groups; ++q)
+          for (uint32_t t = 0; t < g.kept; ++t)
+            bg[size_t{j} * ka + q * g.kept + t] = b[size_t{j} * kstep + q * g.elems + pos[4 * q + t]];
+      eng.tile(1, static_cast<int>(c.n), a.data() + size_t{i} * ka, bg.data(), acc.data() + size_t{i} * c.n,
+               acc.data() + size_t{i} * c.n, nsf ? sa.data() + size_t{i} * nsf : nullptr, nsf ? sb.data() : nullptr);
+    }
   }
   return acc;
 }
@@ -262,13 +354,42 @@ Outcome verify_one(const std::string& path, sim::Device& dev, SimBackend& backen
   const spec::LaunchSpec s = spec::load_spec(path);
   const Case c = read_case(path, j["case"]);
   const Operand A = regenerate(s, "A"), B = regenerate(s, "B");
-  std::optional<Operand> C;
+  std::optional<Operand> C, SFA, SFB, E;
   if (c.accumulate_c || !c.masked_rows.empty()) C = regenerate(s, "C");
-  if (A.count < uint64_t{c.m} * c.k || B.count < uint64_t{c.n} * c.k ||
+  Extras x;
+  if (c.scale_block) {
+    SFA = regenerate(s, "SFA");
+    SFB = regenerate(s, "SFB");
+    const uint64_t nblk = c.k / c.scale_block;
+    // "mn_words": the GEMMs' [K/(4 blk)][rows] words of four scale bytes -> [rows][K/blk] bytes.
+    if (j["case"].contains("scale_layout") && j["case"]["scale_layout"] == "mn_words")
+      for (auto [op, rows] : {std::pair{&*SFA, uint64_t{c.m}}, {&*SFB, uint64_t{c.n}}}) {
+        if (op->bytes.size() < rows * nblk) bad_case(path, "SFA/SFB are smaller than rows x K/blk bytes");
+        std::vector<std::byte> p(rows * nblk);
+        for (uint64_t r = 0; r < rows; ++r)
+          for (uint64_t b = 0; b < nblk; ++b) p[r * nblk + b] = op->bytes[(b / 4) * rows * 4 + r * 4 + b % 4];
+        op->bytes = std::move(p);
+      }
+    if (SFA->count < c.m * nblk || SFB->count < c.n * nblk)
+      bad_case(path, "the SFA/SFB buffers are smaller than M x K/blk, N x K/blk");
+    x.sfa = &*SFA;
+    x.sfb = &*SFB;
+  }
+  if (c.sparse) {
+    E = regenerate(s, "E");
+    if (E->count < uint64_t{c.m} * (c.k / isa::sparse_group(c.kind).elems))
+      bad_case(path, "the metadata buffer E is smaller than M x K/G");
+    x.e = &*E;
+  }
+  if (A.count < uint64_t{c.m} * (c.sparse ? c.k / 2 : c.k) || B.count < uint64_t{c.n} * c.k ||
       (C && C->count < uint64_t{c.m} * c.n))
     bad_case(path, "the A/B/C buffers are smaller than M x K, N x K, M x N");
-  std::vector<uint32_t> ref =
-      c.exact ? exact_reference(c, A, B, C ? &*C : nullptr) : engine_reference(path, c, A, B, C ? &*C : nullptr);
+  std::vector<uint32_t> ref;
+  try {
+    ref = c.exact ? exact_reference(c, A, B, C ? &*C : nullptr, x) : engine_reference(path, c, A, B, C ? &*C : nullptr, x);
+  } catch (const spec::SpecError& e) {
+    bad_case(path, e.what());
+  }
   for (uint32_t r : c.masked_rows)
     for (uint32_t j2 = 0; j2 < c.n; ++j2) ref[size_t{r} * c.n + j2] = C->code(size_t{r} * c.n + j2);
 
