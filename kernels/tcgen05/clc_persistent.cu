@@ -8,7 +8,7 @@
 // started; the 16-byte response lands in every CTA of the cluster (.multicast::cluster::all, or the
 // CTA alone for a cluster of one with multicast = 0) and completes 16 transaction bytes on each CTA's
 // own mbarrier. A canceled cluster's first ctaid names the next tile (plus this CTA's rank); a
-// failed response ends the loop. The PTX ISA guarantees make the result exact: every tile is
+// failed response ends the loop (its ctaid is undefined: only a canceled one is decoded). The PTX ISA guarantees make the result exact: every tile is
 // visited exactly once (visits[] all 1), whatever the scheduling; started[0] counts the CTAs that
 // ran, so stolen[0] = grid - started[0].
 #include <cstdint>
@@ -66,7 +66,7 @@ extern "C" __global__ void clc_persistent(uint32_t* visits, uint32_t* stolen, ui
     asm volatile(
         "{\n\t.reg .pred p;\n\t.reg .b128 h;\n\tld.shared.b128 h, [%2];\n\t"
         "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, h;\n\tselp.u32 %0, 1, 0, p;\n\t"
-        "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %1, h;\n\t}"
+        "mov.u32 %1, 0;\n\t@p clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %1, h;\n\t}"
         : "=r"(ok), "=r"(x) : "r"(r_addr) : "memory");
     // The generic-proxy read of the response is ordered before the next request's async write
     // (§9.7.13.17's example), and no CTA of the cluster issues it before all have read.
