@@ -165,6 +165,47 @@ TEST_CASE("tcgen05.mma: enable-input-d as an integer immediate (ptxas: 0 is fals
   }
 }
 
+TEST_CASE("tcgen05.ld after the commit's mbarrier wait without tcgen05.fence::after_thread_sync (the CuTe tutorials)") {
+  // D = 0 * 0 + C, C = 5 in every cell (as above, enable-input-d a predicate): the load after the
+  // wait reads the completed MMA's 5.0f with or without the fence; without it, the tolerated finding.
+  auto body = [](bool fence) {
+    return std::string(" mov.u32 %r0, %tid.x;\n setp.ne.u32 %p3, 1, 0;\n"
+                       " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;\n"
+                       " ld.shared.u32 %r1, [slot];\n mov.u32 %r5, 0x40a00000;\n"
+                       " tcgen05.st.sync.aligned.32x32b.x8.b32 [%r1], {%r5,%r5,%r5,%r5,%r5,%r5,%r5,%r5};\n"
+                       " tcgen05.wait::st.sync.aligned;\n tcgen05.fence::before_thread_sync;\n"
+                       " mov.u32 %r3, bar;\n setp.eq.u32 %p0, %r0, 0;\n"
+                       " @%p0 mbarrier.init.shared::cta.b64 [%r3], 1;\n mov.u32 %r4, 0x04020490;\n"
+                       " mov.u32 %r7, tile;\n shl.b32 %r8, %r0, 6;\n add.u32 %r8, %r7, %r8;\n"
+                       " st.shared.v4.u32 [%r8], {0, 0, 0, 0};\n st.shared.v4.u32 [%r8+16], {0, 0, 0, 0};\n"
+                       " st.shared.v4.u32 [%r8+32], {0, 0, 0, 0};\n st.shared.v4.u32 [%r8+48], {0, 0, 0, 0};\n"
+                       " fence.proxy.async.shared::cta;\n bar.sync 0;\n"
+                       " shr.u32 %r7, %r7, 4;\n cvt.u64.u32 %rd8, %r7;\n or.b64 %rd6, %rd8, 0x0000400800010000;\n"
+                       " @%p0 tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd6, %rd6, %r4, %p3;\n"
+                       " @%p0 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r3];\n"
+                       "$Lw:\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r3], 0;\n @!%p1 bra $Lw;\n") +
+           (fence ? " tcgen05.fence::after_thread_sync;\n" : "") +
+           " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r6}, [%r1];\n"
+           " tcgen05.wait::ld.sync.aligned;\n mul.wide.u32 %rd7, %r0, 4;\n add.u64 %rd7, %rd15, %rd7;\n"
+           " st.global.u32 [%rd7], %r6;\n tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;\n";
+  };
+  const std::string decls = " .shared .align 1024 .b8 tile[2048];\n";
+  SUBCASE("no fence: the completed result and the tolerated finding") {
+    Run r = run(body(false), 32, decls);
+    REQUIRE(r.error == "");
+    CHECK(r.out[0] == 0x40a00000u);
+    CHECK(r.out[31] == 0x40a00000u);
+    REQUIRE(r.findings.size() == 1);
+    CHECK(has(r.findings, "[tolerated] tcgen05-missing-fence-after"));
+  }
+  SUBCASE("with the fence: no finding") {
+    Run r = run(body(true), 32, decls);
+    REQUIRE(r.error == "");
+    CHECK(r.out[0] == 0x40a00000u);
+    CHECK(r.findings.empty());
+  }
+}
+
 TEST_CASE(".sync.aligned instructions wait for lanes that diverged earlier, as ptxas's WARPSYNC does") {
   // Lane 0 alone waits (nanosleep: its group is not ready, so the other lanes run ahead through the
   // join), then the whole warp executes tcgen05.ld and tcgen05.dealloc.
