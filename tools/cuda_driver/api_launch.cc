@@ -195,10 +195,14 @@ CUresult launch(Driver& drv, const char* call, CUfunction hf, LaunchRequest q, v
       drv.advance_ms(ms);
       // Findings (sim/report): one line per rule and site with its count, the first ones in full.
       if (!r.findings.empty()) {
+        // The kernel named once (mangled C++ names run to kilobytes: the first 120 characters),
+        // then the summary's lines indented under it.
         const std::string sum = tcsim::sim::summarize_findings(r.findings, drv.reporting() ? r.findings.size() : 4, 1);
+        const std::string name = f->name.size() > 120 ? f->name.substr(0, 117) + "..." : f->name;
+        std::string text = fmt::format("launch {} of kernel {}:", seq, name);
         size_t b = 0;
-        for (size_t e; (e = sum.find('\n', b)) != std::string::npos; b = e + 1)
-          drv.fail(CUDA_SUCCESS, fmt::format("kernel {}: {}", f->name, sum.substr(b, e - b)));
+        for (size_t e; (e = sum.find('\n', b)) != std::string::npos; b = e + 1) text += "\n  " + sum.substr(b, e - b);
+        drv.fail(CUDA_SUCCESS, text);
       }
       drv.launch_log.push_back({f->name, r.cycles, tcsim::sim::total_occurrences(r.findings)});
       drv.report(fmt::format("launch {} of {}: grid {} block {} cluster {} smem {}: {} cycles ({:.6f} ms simulated){}", seq,
