@@ -70,7 +70,14 @@ Cycles TensorCore::issue(Partition& part, Cycles now, const Work& work, TensorCo
   part.timing().flops += static_cast<uint64_t>(work.flops);
   if (part.timing().trace)
     part.timing().add_trace({(end - ii_q) / kQ, ii_q / kQ, sm_->id(), timing::kTrackTensor, 'X', "mma", ""});
-  const Cycles done = timing::from_q(end - ii_q) + Cycles(static_cast<uint64_t>(std::max(1.0, work.latency)));
+  Cycles done = timing::from_q(end - ii_q) + Cycles(static_cast<uint64_t>(std::max(1.0, work.latency)));
+  // Completions in issue order (PTX ISA §9.7.16.6.2: tcgen05.cp -> tcgen05.mma and mma -> mma are
+  // pipelined pairs, ordered without waits): an operation with a shorter latency (an MMA after a
+  // tcgen05.cp of its scale factors) never lands before the one issued ahead of it, on either SM.
+  for (TensorCore* u : {this, peer})
+    if (u) done = max(done, u->last_done_);
+  for (TensorCore* u : {this, peer})
+    if (u) u->last_done_ = done;
   for (const ColumnWrite& w : writes)
     for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) ++w.unit->tmem().column_state(c).in_flight;
   part.events().post(done, EventPriority::AsyncDataLand,

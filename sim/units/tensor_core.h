@@ -202,6 +202,7 @@ class TensorCore {
   Sm* sm_;
   Tmem tmem_;
   uint64_t busy_until_q_ = 0;  // the pipeline's next free cycle (sim/timing kQ units)
+  Cycles last_done_{0};        // the completion cycle of the last operation issued (issue order)
   std::vector<std::unique_ptr<TcCtaState>> ctas_;
   std::vector<Warp*> waiters_;
   struct EngineSlot;
