@@ -2,9 +2,10 @@
 # `tcsim run NAME.json` and checks NAME.expect.json:
 #   {"rule": id, "lines": [N...], "also": {id: why, ...}}  the run completes (exit 0), a finding of
 #       `rule` is reported at one of the PTX lines N (the bug's sites), and every other finding is of `rule`, of a rule in "also", or of
-#       a tolerated rule of the kernel (TOLERATED);
+#       a tolerated rule of the kernel (TOLERATED) — or the launch stops (exit 2: a deadlock the bug
+#       causes) and its error text reports the same findings;
 #   {"error": regex}  the launch ends with an error (exit 2) whose text matches regex.
-#   cmake -DTCSIM=... -DBUG=kernels/bugs/NAME -DOUT=DIR [-DTOLERATED="id;id"] -P check_bug.cmake
+#   cmake -DTCSIM=... -DBUG=kernels/bugs/NAME -DOUT=DIR [-DTOLERATED="id,id"] -P check_bug.cmake
 file(READ ${BUG}.expect.json expect)
 get_filename_component(name ${BUG} NAME)
 string(JSON err ERROR_VARIABLE no_err GET "${expect}" error)
@@ -33,13 +34,52 @@ foreach(i RANGE ${last})
 endforeach()
 list(GET lines 0 line)
 string(JSON also_n LENGTH "${expect}" also)
-set(allowed ${rule} ${TOLERATED})
+string(REPLACE "," ";" tolerated "${TOLERATED}")
+set(allowed ${rule} ${tolerated})
 if(also_n GREATER 0)
   math(EXPR last "${also_n} - 1")
   foreach(i RANGE ${last})
     string(JSON id MEMBER "${expect}" also ${i})
     list(APPEND allowed ${id})
   endforeach()
+endif()
+if(rc EQUAL 2)
+  # The bug also stopped the launch (a deadlock it causes, under the timing model's interleaving):
+  # the findings are in the error's text, "[severity] rule xN at FILE:LINE ...". The same
+  # judgement: `rule` at one of the lines, nothing outside `allowed`.
+  string(REPLACE "\n" " " flat "${out}${errout}")
+  string(REGEX MATCHALL "\\[(tolerated|undefined|suspect|advice)\\] [a-z0-9-]+ (x[0-9]+ )?at [^ ]*:[0-9]+" hits "${flat}")
+  set(found FALSE)
+  set(seen "")
+  foreach(h IN LISTS hits)
+    string(REGEX REPLACE "^\\[[a-z]+\\] ([a-z0-9-]+) .*:([0-9]+)$" "\\1;\\2" idl "${h}")
+    list(GET idl 0 id)
+    list(GET idl 1 l)
+    string(APPEND seen " ${id}@${l}")
+    list(FIND lines "${l}" at_line)
+    if(id STREQUAL rule AND at_line GREATER_EQUAL 0)
+      set(found TRUE)
+    endif()
+    list(FIND allowed ${id} at)
+    if(at LESS 0)
+      message(FATAL_ERROR "${name}: unexpected finding ${id} at line ${l} (expected ${rule} at ${lines}; allowed: "
+                          "${allowed})\n${out}${errout}")
+    endif()
+  endforeach()
+  # A rule's sites past the fourth are folded into "[severity] rule at N more sites": rule ids only.
+  string(REGEX MATCHALL "\\] [a-z0-9-]+ at [0-9]+ more site" folded "${flat}")
+  foreach(h IN LISTS folded)
+    string(REGEX REPLACE "^\\] ([a-z0-9-]+) .*" "\\1" id "${h}")
+    list(FIND allowed ${id} at)
+    if(at LESS 0)
+      message(FATAL_ERROR "${name}: unexpected finding ${id} (expected ${rule} at ${lines}; allowed: ${allowed})\n${out}${errout}")
+    endif()
+  endforeach()
+  if(NOT found)
+    message(FATAL_ERROR "${name}: exit 2 and no ${rule} finding at PTX line(s) ${lines}; findings:${seen}\n${out}${errout}")
+  endif()
+  message(STATUS "ok: ${name}: the launch stopped, and ${rule} is reported at one of lines ${lines}; all findings:${seen}")
+  return()
 endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${name}: exit ${rc}, expected 0 with finding ${rule} at line ${lines}\n${out}${errout}")

@@ -156,18 +156,21 @@ def tcgen05_bugs(b, regs):
     tma0 = r"cp\.async\.bulk\.tensor\.2d"
     bug(f"{b}_epilogue_no_tfull_wait", b, "the epilogue does not wait on the accumulator-full barrier",
         [("delete", r"try_wait.*\[%s\]" % tfull, 0, 2)],
-        {"error": r"deadlock.*tcgen05-stale-read"},
+        {"rule": "tcgen05-stale-read", "at": (ld0, "all")},
         "wrong results or a hang: the epilogue reads the accumulator while the MMAs still write it and arrives "
         "on the accumulator-empty barrier phases ahead of the MMA warp's waits (lapped)",
         also={"tcgen05-missing-fence-after": "the fence after the (dropped) wait orders nothing",
-              "tcgen05-missing-fence-before": "the MMAs of the next tile overwrite cells read too early"})
+              "tcgen05-missing-fence-before": "the MMAs of the next tile overwrite cells read too early",
+              "tcgen05-war-ld": "an MMA overwrites cells of an ld not yet waited for",
+              "mbarrier-lapped": "the epilogue arrives on accumulator-empty phases ahead of the MMA warp's waits"})
     bug(f"{b}_epilogue_waits_wrong_barrier", b, "the epilogue waits on a smem full barrier instead of the "
         "accumulator-full barrier", [("sub", r"mov\.u32\s+%s, \S*9tfull_bar;" % regs["tfull_sym"], 0, "9tfull_bar", "8full_bar")],
-        {"error": r"deadlock.*tcgen05-stale-read"},
+        {"rule": "tcgen05-stale-read", "at": (ld0, "all")},
         "wrong results or a hang: that barrier completes when the operands land, before the MMAs finish",
         also={"tcgen05-missing-fence-before": "the next tile's MMAs overwrite cells read too early",
               "mbarrier-stale-parity": "the parity of the accumulator ring does not fit the smem ring's phases",
-              "mbarrier-lapped": "the smem full barrier's phases advance unobserved by the epilogue"})
+              "mbarrier-lapped": "the smem full barrier's phases advance unobserved by the epilogue",
+              "tcgen05-war-ld": "an MMA overwrites cells of an ld not yet waited for"})
     bug(f"{b}_epilogue_parity_flipped", b, "the epilogue's accumulator-full wait uses the wrong parity",
         [("insert_after", r"and\.b32\s+%s, %s, 1;" % (regs["tpar"], regs["tpar_src"]), 0,
           "\txor.b32 \t%s, %s, 1;" % (regs["tpar"], regs["tpar"]))],
@@ -187,9 +190,9 @@ def tcgen05_bugs(b, regs):
         "may give wrong results: the next tile's MMA is not ordered after the epilogue's reads")
     bug(f"{b}_mma_no_tempty_wait", b, "the MMA warp does not wait on the accumulator-empty barrier",
         [("delete", r"try_wait.*\[%s\]" % tempty, 0, 2)],
-        {"rule": "mbarrier-lapped", "at": (r"mbarrier\.arrive\.release\.\S+ _, \[%s\]" % regs["tempty_arrive"], 0)},
+        {"rule": "tcgen05-war-ld", "at": (mma0, "all")},
         "may give wrong results: the MMA warp runs up to two tiles ahead and overwrites an accumulator the "
-        "epilogue still reads; tcsim reports the epilogue's arrivals that nobody waits for",
+        "epilogue still reads; tcsim reports the MMA's overwrite of cells the epilogue's loads read",
         also={"tcgen05-stale-read": "the epilogue reads cells the next tile's MMAs write",
               "tcgen05-missing-fence-after": "the MMA warp's fence no longer follows the hand-over",
               "tcgen05-war-ld": "an MMA overwrites cells of an ld not yet waited for",
@@ -201,10 +204,11 @@ def tcgen05_bugs(b, regs):
         "wrong results: the MMA reads operands the TMA is still writing",
         also={"async-write-while-read": "the producer refills stages the early MMAs still read",
               "mbarrier-lapped": "the full barriers complete phases nobody waits for",
-              "tcgen05-missing-fence-after": "the fence after the dropped wait orders nothing"})
+              "tcgen05-missing-fence-after": "the fence after the dropped wait orders nothing",
+              "mbarrier-arrive-overflow": "the MMA warp's commits arrive on empty barriers whose phase is complete"})
     bug(f"{b}_producer_no_empty_wait", b, "the TMA producer does not wait on the smem empty barrier",
         [("delete", r"try_wait.*\[%s\]" % regs["empty_wait_reg"], 0, 2)],
-        {"rule": "async-write-while-read", "at": (tma0, "all")},
+        regs.get("no_empty_wait_expect") or {"rule": "async-write-while-read", "at": (tma0, "all")},
         "wrong results: TMA overwrites a stage the MMA still reads",
         also={"mbarrier-lapped": "arrivals on the full barrier's next phase before its wait",
               "async-access-in-flight": "an MMA reads a stage TMA is rewriting",
@@ -283,7 +287,7 @@ def tcgen05_bugs(b, regs):
         "undefined: the CTA gave up its right to allocate; here all 512 columns are taken, so the alloc waits")
 
 
-tcgen05_bugs("tc1", dict(tfull_sym="%r773", tfull="%r498", tempty="%r123", tpar="%r499", tpar_src="%r764",
+tcgen05_bugs("tc1", dict(no_empty_wait_expect={"error": r"mbarrier-arrive-overflow"}, tfull_sym="%r773", tfull="%r498", tempty="%r123", tpar="%r499", tpar_src="%r764",
                          full_wait_reg="%r134", empty_wait_reg="%r354", tx=49152, tempty_count="%r118", tempty_n=4,
                          tempty_arrive="%r776", sbo_reg="%rd11", swz_reg="%rd10", bufsel="%r775",
                          bufsel_src="%r774", tepar="%r124", tepar_src="%r126",
@@ -311,7 +315,8 @@ def hopper_bugs():
         "wrong results: wgmma reads operands TMA is still writing",
         also={"async-write-while-read": "the producer refills stages early wgmmas still read",
               "mbarrier-lapped": "the full barriers complete phases nobody waits for",
-              "mbarrier-stale-parity": "a later wait is satisfied by an already observed phase"})
+              "mbarrier-stale-parity": "a later wait is satisfied by an already observed phase",
+              "mbarrier-arrive-overflow": "the consumers release stages whose phase already completed"})
     bug("hw_consumer_parity_flipped", b, "the consumers start on parity 1 of the smem full barriers",
         [("sub", r"mov\.u32\s+%r223, 0;", 0, ", 0;", ", 1;")],
         {"error": r"deadlock.*async-access-in-flight"},
@@ -332,7 +337,7 @@ def hopper_bugs():
         "of looping on try_wait",
         [("sub", r"mbarrier\.try_wait\.parity\.shared::cta\.b64 p, \[%r31\]", 0, "try_wait", "test_wait"),
          ("delete", r"@%p35 bra\s+\$L__BB0_26;", 0)],
-        {"error": r"deadlock.*async-access-in-flight"},
+        {"error": r"mbarrier-arrive-overflow"},
         "wrong results: TMA overwrites a stage a wgmma still reads",
         also={"mbarrier-lapped": "arrivals on a full barrier's next phase before its wait",
               "async-access-in-flight": "a wgmma reads a stage TMA is rewriting",
@@ -347,7 +352,7 @@ def hopper_bugs():
         "hangs: the phase waits for bytes that never come")
     bug("hw_empty_init_count_small", b, "the smem empty barriers are initialised for 4 arrivals instead of 8",
         [("sub", r"mov\.u32\s+%r70, 8;", 0, ", 8;", ", 4;")],
-        {"error": r"deadlock.*mbarrier-lapped"},
+        {"error": r"mbarrier-arrive-overflow"},
         "wrong results or a hang: one consumer warpgroup's release frees a stage the other still reads",
         also={"async-write-while-read": "TMA refills a stage the other warpgroup's wgmmas still read",
               "async-access-in-flight": "a wgmma reads a stage TMA is refilling",
@@ -386,11 +391,12 @@ def pipeline_bugs():
         "hangs: the phase waits for bytes that never come")
     bug("tp_empty_init_count_2", b, "the empty barriers are initialised for 2 arrivals instead of 4 (consumer warps)",
         [("sub", r"mov\.u32\s+%r55, 4;", 0, ", 4;", ", 2;")],
-        {"error": r"deadlock.*async-access-in-flight"},
+        {"rule": "async-access-in-flight", "at": (lds, "all")},
         "wrong results or a hang: the producer refills a tile two consumers still read",
         also={"async-access-in-flight": "a consumer reads a tile TMA is rewriting",
               "mbarrier-stale-parity": "a wait is satisfied by an already observed phase",
-              "mbarrier-tx-mismatch": "two tiles' bytes land on one phase"})
+              "mbarrier-tx-mismatch": "two tiles' bytes land on one phase",
+              "mbarrier-lapped": "the empty barriers complete phases before the producer waits"})
     bug("tp_full_init_count_2", b, "the full barriers are initialised for 2 arrivals (only the producer arrives)",
         [("sub", r"mov\.u32\s+%r53, 1;", 0, ", 1;", ", 2;")],
         {"error": r"deadlock.*1 of 2 arrivals pending"},
