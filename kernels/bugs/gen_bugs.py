@@ -92,6 +92,11 @@ def split_ptx(path, entry):
             break
         end += 1
     files = [l for l in lines if re.match(r"\t\.file\t", l)]
+    # The .debug_str section defines the $L__info_string labels that .loc's function_name names:
+    # without it ptxas (and the driver's JIT) rejects the file ("Unresolved label").
+    sec = next((i for i, l in enumerate(lines) if re.match(r"\t\.section\t\.debug_str", l)), None)
+    if sec is not None:
+        files = files + lines[sec:]
     return header, lines[begin:end + 1], files
 
 
