@@ -21,9 +21,10 @@ extra=""
 [ -n "${TCSIM_HW_INCLUDES:-}" ] && extra="-I${TCSIM_HW_INCLUDES}"
 libdir="$cuda/lib64"
 [ -e "$libdir/libcuda.so" ] || libdir="$cuda/lib64/stubs"
+# The same sources as tcsim_spec_standalone (tools/spec/CMakeLists.txt): keep the two lists equal.
 srcs="$root/tools/tcsim-hw/main.cc $root/tools/tcsim-hw/cuda_backend.cc $root/tools/spec/*.cc $root/models/formats/*.cc
       $root/models/machine/machine_table.cc"
-for f in isa/descriptors/tensor_map.cc isa/descriptors/bitfield.cc; do
+for f in isa/descriptors/tensor_map.cc isa/descriptors/bitfield.cc isa/printable.cc; do
   [ -e "$root/$f" ] && srcs="$srcs $root/$f"
 done
 # shellcheck disable=SC2086
