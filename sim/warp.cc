@@ -179,8 +179,10 @@ uint8_t Warp::step(ExecCtx& ctx) {
   if (++issued_ > step_limit_) [[unlikely]]
     ctx.part->note_warp_over_limit(this);  // the launch reports it at the quantum's end
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
-  if (reg_watch) [[unlikely]] reg_watch(ctx, in);
-  if (mask) in.fn(ctx, in);
+  if (reg_watch && reg_watch(ctx, in)) [[unlikely]]
+    ctx.flow = Flow::WaitAsync;  // retried when the asynchronous operation completes
+  else if (mask)
+    in.fn(ctx, in);
   if (groups_.size() > 1 && prog_->timing[g->pc].pipe == timing::Pipe::Atomic) g->polled = true;
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code

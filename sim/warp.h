@@ -135,7 +135,9 @@ class Warp {
   // and A fragments until the covering wait_group, PTX ISA §9.7.15.7.3; tcgen05.ld destinations
   // until tcgen05.wait::ld, §9.7.16.8.5) watches every instruction the warp executes meanwhile;
   // nullptr when nothing is in flight (one predictable branch).
-  using RegWatch = void (*)(ExecCtx&, const ExecInstr&);
+  // Called before an instruction executes; true: the instruction must wait (it is retried when an
+  // asynchronous completion wakes the warp), as for a register an in-flight wgmma still writes.
+  using RegWatch = bool (*)(ExecCtx&, const ExecInstr&);
   RegWatch reg_watch = nullptr;
   // Wakes the groups in state `st` (AtMbarrier / AtClusterBarrier) that wait on `addr` (mbarriers)
   // for a phase below `completed` (phases completed so far): AtMbarrier groups get their predicate

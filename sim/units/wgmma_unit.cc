@@ -158,20 +158,23 @@ bool test_bit(const std::vector<uint64_t>& bits, uint32_t s) {
 
 void rebuild_watch(WarpState& ws, Warp& w);
 
-// Warp::RegWatch of a warp with wgmmas in flight: reports an instruction that reads or writes
-// one of their registers (§9.7.15.7.3).
-void watch_registers(ExecCtx& c, const ExecInstr& in) {
-  if (!c.cta->wgmma) return;
+// Warp::RegWatch of a warp with wgmmas in flight: an instruction that reads or writes one of their
+// registers before wgmma.wait_group is reported (§9.7.15.7.3 calls it undefined) and waits until
+// that wgmma has landed, as the GPU runs it: ptxas serialises the wgmma when the program touches
+// its registers early (the H200 gives the exact product for kernels/bugs hw_no_wait_group_0 and
+// hw_no_wgmma_commit: kernels/bugs/results/h200.tsv).
+bool watch_registers(ExecCtx& c, const ExecInstr& in) {
+  if (!c.cta->wgmma) return false;
   const uint32_t w = c.warp->id();
   WarpState& ws = c.cta->wgmma->wg[w / 4].warp[w % 4];
-  if (ws.inflight.empty()) return;
+  if (ws.inflight.empty()) return false;
   const Program& prog = *c.prog;
   const SourceRef& src = prog.sources[in.src];
   const isa::ptx::Function& fn = prog.module->functions[src.function];
-  if (src.instr >= fn.instrs.size()) return;  // the implicit ret
+  if (src.instr >= fn.instrs.size()) return false;  // the implicit ret
   const isa::ptx::Instr& ir = fn.instrs[src.instr];
   using isa::ptx::Op;
-  if (ir.op == Op::wgmma_fence || ir.op == Op::wgmma_commit_group || ir.op == Op::wgmma_wait_group) return;
+  if (ir.op == Op::wgmma_fence || ir.op == Op::wgmma_commit_group || ir.op == Op::wgmma_wait_group) return false;
   const std::vector<uint32_t>& slots = prog.reg_slots[src.function];
   std::vector<uint32_t> touched;
   auto visit = [&](const isa::ptx::Operand& o, auto&& self) -> void {
@@ -182,7 +185,7 @@ void watch_registers(ExecCtx& c, const ExecInstr& in) {
     for (const auto& e : o.elems) self(e, self);
   };
   for (const auto& o : ir.ops) visit(o, visit);
-  if (touched.empty()) return;
+  if (touched.empty()) return false;
   if (ir.op == Op::wgmma_mma_async) {
     // Accumulating into the same registers as an operation in flight is the ordered exception
     // (§9.7.15.7.1: same shape, no fence needed); touching its A fragment or other registers is not.
@@ -196,7 +199,7 @@ void watch_registers(ExecCtx& c, const ExecInstr& in) {
       std::erase_if(touched, [&](uint32_t r) {
         return std::find(acc.begin(), acc.end(), slots[r]) != acc.end();
       });
-      if (touched.empty()) return;
+      if (touched.empty()) return false;
     }
   }
   // The newest operation owning a touched register.
@@ -207,7 +210,9 @@ void watch_registers(ExecCtx& c, const ExecInstr& in) {
     if (std::find(f.acc.begin(), f.acc.end(), slot) != f.acc.end()) owner = &f, is_acc = true;
     else if (std::find(f.afrag.begin(), f.afrag.end(), slot) != f.afrag.end()) owner = &f, is_acc = false;
   }
-  if (!owner || owner->seq == ws.reported_seq) return;
+  if (!owner) return false;
+  const bool pending = owner->seq >= c.cta->wgmma->wg[w / 4].completed;  // not landed yet: wait
+  if (owner->seq == ws.reported_seq) return pending;
   ws.reported_seq = owner->seq;
   const isa::ptx::Instr& wir = prog.instr_of(*owner->instr);
   std::string names;
@@ -219,6 +224,7 @@ void watch_registers(ExecCtx& c, const ExecInstr& in) {
                      names, touched.size() > 1 ? "are registers of" : "is a register of",
                      is_acc ? "accumulator" : "A fragment", c.launch->ptx_name, wir.loc.line, c.warp->id(), kSecAsync),
          owner->instr->src);
+  return pending;
 }
 
 void rebuild_watch(WarpState& ws, Warp& w) {
