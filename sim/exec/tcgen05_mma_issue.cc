@@ -473,7 +473,8 @@ void issue(ExecCtx& c, const ExecInstr& in, int lane) {
     for (const isa::SmemLocation& l : plan) lo = std::min(lo, l.byte), hi = std::max(hi, l.byte + bytes);
     return std::pair{lo, hi};
   };
-  const bool a_smem = !a_tmem && !op->a_plan.empty(), b_smem = !op->b_plan.empty();
+  // (a pass over every operand element: only when checking, not on the --no-check path)
+  const bool a_smem = c.checking() && !a_tmem && !op->a_plan.empty(), b_smem = c.checking() && !op->b_plan.empty();
   const auto a_hull = a_smem ? hull(op->a_plan, op->a_fmt) : std::pair{0u, 0u};
   const auto b_hull = b_smem ? hull(op->b_plan, op->b_fmt) : std::pair{0u, 0u};
 

@@ -1,5 +1,6 @@
 #include "sim/report/finding.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -57,22 +58,26 @@ std::string summarize_findings(const std::vector<FindingGroup>& groups, size_t d
   // Per rule, the first kSitesPerRule sites get their own line; the rest of that rule's sites are
   // counted on one line (rules with hundreds of sites, an unrolled epilogue's loads, stay a screen).
   constexpr size_t kSitesPerRule = 4;
-  std::map<Rule, size_t> shown, rest_sites;
-  std::map<Rule, uint64_t> rest_count;
-  std::map<Rule, std::pair<uint32_t, uint32_t>> rest_lines;
-  std::vector<Rule> rest_order;
+  struct Folded {            // one rule's sites past the fourth
+    size_t sites = 0;
+    uint64_t count = 0;
+    uint32_t lo = 0, hi = 0;  // their PTX line range (lines known)
+  };
+  std::map<Rule, size_t> shown;
+  std::vector<std::pair<Rule, Folded>> folded;  // in order of first fold
   size_t detailed = 0;
   for (const FindingGroup& g : groups) {
     const RuleInfo& r = rule_info(g.rule);
     if (shown[g.rule] >= kSitesPerRule) {
-      if (rest_sites[g.rule]++ == 0) {
-        rest_order.push_back(g.rule);
-        rest_lines[g.rule] = {g.site.ptx_line, g.site.ptx_line};
+      auto it = std::find_if(folded.begin(), folded.end(), [&](const auto& f) { return f.first == g.rule; });
+      if (it == folded.end()) it = folded.insert(folded.end(), {g.rule, Folded{}});
+      Folded& f = it->second;
+      ++f.sites;
+      f.count += g.count;
+      if (const uint32_t l = g.site.ptx_line) {
+        f.lo = f.lo ? std::min(f.lo, l) : l;
+        f.hi = std::max(f.hi, l);
       }
-      rest_count[g.rule] += g.count;
-      auto& [lo, hi] = rest_lines[g.rule];
-      lo = std::min(lo, g.site.ptx_line);
-      hi = std::max(hi, g.site.ptx_line);
       continue;
     }
     ++shown[g.rule];
@@ -84,14 +89,13 @@ std::string summarize_findings(const std::vector<FindingGroup>& groups, size_t d
     if (g.count > std::min(g.first.size(), examples_per_group))
       s += fmt::format("      ... and {} more at this site\n", g.count - std::min(g.first.size(), examples_per_group));
   }
-  for (Rule rule : rest_order) {
+  for (const auto& [rule, f] : folded) {
     const RuleInfo& r = rule_info(rule);
-    const auto [lo, hi] = rest_lines[rule];
     s += fmt::format("  [{}] {} at {} more site{} ({} occurrence{}{}): every site is in the manifest (--out DIR)\n",
-                     severity_name(r.severity), r.id, rest_sites[rule], rest_sites[rule] == 1 ? "" : "s",
-                     rest_count[rule], rest_count[rule] == 1 ? "" : "s",
-                     lo ? (lo == hi ? fmt::format(", PTX line {}", lo) : fmt::format(", PTX lines {}-{}", lo, hi))
-                        : std::string());
+                     severity_name(r.severity), r.id, f.sites, f.sites == 1 ? "" : "s", f.count,
+                     f.count == 1 ? "" : "s",
+                     !f.lo ? std::string()
+                           : f.lo == f.hi ? fmt::format(", PTX line {}", f.lo) : fmt::format(", PTX lines {}-{}", f.lo, f.hi));
   }
   if (detailed > detailed_groups)
     s += fmt::format("  (occurrences of the last {} sites shown: see the manifest, --out DIR)\n",
