@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -105,5 +106,28 @@ TEST_CASE("timing: the same cycles and report with 1 and 4 host threads") {
     REQUIRE_MESSAGE(four.rc == 0, four.out);
     CHECK(one.out.find(" cycles") != std::string::npos);
     CHECK(one.out == four.out);
+  }
+}
+
+// --timing-only skips the MMA arithmetic, the output values and (with the operand plans shared per
+// descriptor) nothing the timing reads: the cycles equal the full run's, for the main job
+// (cta_group::1, persistent, warp-specialised) and a 2-CTA GEMM.
+TEST_CASE("timing: --timing-only gives the full run's cycles") {
+  for (const char* spec : {"kernels/tcgen05/gemm_bf16.json", "kernels/tcgen05/specs/gemm/bench_bf16_1024_2cta.json"}) {
+    CAPTURE(spec);
+    const std::string path = std::string(TCSIM_SOURCE_DIR) + "/" + spec;
+    const auto full = run_tcsim("run " + path);
+    const auto fast = run_tcsim("run " + path + " --timing-only");
+    REQUIRE_MESSAGE(full.rc == 0, full.out);
+    REQUIRE_MESSAGE(fast.rc == 0, fast.out);
+    auto cycles = [](const std::string& out) {
+      const size_t at = out.find(" cycles");
+      REQUIRE(at != std::string::npos);
+      size_t b = at;
+      while (b > 0 && std::isdigit(static_cast<unsigned char>(out[b - 1]))) --b;
+      return out.substr(b, at - b);
+    };
+    CHECK(!cycles(full.out).empty());
+    CHECK(cycles(full.out) == cycles(fast.out));
   }
 }
