@@ -37,6 +37,7 @@ class Model {
   const models::timing::Profile& p;
   double clock_mhz;               // the clock used to convert ns and GB/s into cycles
   bool clock_pinned = false;
+  bool steady_clock = false;      // DeviceOptions::steady_clock (set after construction)
   PipeCost pipe[kNumPipes];
   double hbm_bytes_per_clk = 0;   // GPU-wide, per SM cycle
   double l2_bytes_per_clk = 0;
