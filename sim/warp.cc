@@ -235,7 +235,7 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
           // kernels/basic warp_lock's locks over in ~280 cycles each, not after thousands of tries.
           bool holder_waits = false;
           for (const ThreadGroup& o : groups_)
-            holder_waits = holder_waits || (&o != &g && o.state == GroupState::Ready && o.at_rpc() && g.polled);
+            holder_waits = holder_waits || (&o != &g && o.state == GroupState::Ready && g.polled);
           g.polled = false;
           if (++g.spin > (holder_waits ? kSpinYield : kSpinLimit)) {
             g.spin = 0;
