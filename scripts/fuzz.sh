@@ -10,7 +10,8 @@
 # crashes land in build-asan/fuzz-artifacts/TARGET/: minimise one and commit it under
 # tests/fuzz/TARGET/ (the replay CTest fuzz_replay_TARGET runs it in the normal build).
 # Environment: FUZZ_BUILD_DIR (the build), FUZZ_WORK_DIR (corpus and artifacts, default build-asan),
-# FUZZ_MAX_LEN (overrides the target's input length limit), BUILD_JOBS.
+# FUZZ_MAX_LEN (overrides the target's input length limit; for ptx_front_end/run_kernel under 16 KiB
+# an empty corpus is seeded with fuzz/make_seeds.py's small modules), BUILD_JOBS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fast=0
@@ -40,8 +41,11 @@ flags=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=20 -print_final_stats=1
 if [ -z "$(ls -A "$corpus")" ]; then
   case "$target" in
     ptx_front_end|run_kernel)
-      find kernels -name '*.ptx' -size -64k ! -path '*bad/malformed.ptx' -exec cp {} "$corpus/" \; ;;
-    spec_loader) find kernels -name '*.json' -size -16k | head -400 | while read -r f; do cp "$f" "$corpus/$(echo "$f" | tr / _)"; done ;;
+      # Whole kernels, or with FUZZ_MAX_LEN under 16 KiB the small valid modules cut from them
+      # (fuzz/make_seeds.py: an execution costs about as much as its input is long).
+      if [ "${FUZZ_MAX_LEN:-65536}" -lt 16384 ]; then python3 fuzz/make_seeds.py "$target" "$corpus" "$FUZZ_MAX_LEN"
+      else find kernels -name '*.ptx' -size -64k ! -path '*bad/malformed.ptx' -exec cp {} "$corpus/" \; ; fi ;;
+    spec_loader) python3 fuzz/make_seeds.py spec_loader "$corpus" ;;
     npy_reader) find kernels tests -name '*.npy' -size -64k | head -200 | while read -r f; do cp "$f" "$corpus/$(echo "$f" | tr / _)"; done ;;
   esac
 fi

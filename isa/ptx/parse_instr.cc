@@ -330,9 +330,15 @@ std::string Parser::check_one_signature(const OpInfo& info, std::string_view sig
     }
     return r;
   };
-  std::string expected_list;
-  for (std::string_view s : specs) expected_list += fmt::format("{}{}", expected_list.empty() ? "" : ", ", s);
-  const std::string what = fmt::format("'{}' takes operands ({})", info.mnemonic, expected_list);
+  // The message head, built only when the operands do not match (this runs for every instruction).
+  auto what = [&] {
+    std::string expected_list;
+    for (std::string_view s : specs) {
+      if (!expected_list.empty()) expected_list += ", ";
+      expected_list += s;
+    }
+    return fmt::format("'{}' takes operands ({})", info.mnemonic, expected_list);
+  };
   size_t i = 0;
   for (std::string_view spec : specs) {
     if (spec.empty()) break;
@@ -340,11 +346,11 @@ std::string Parser::check_one_signature(const OpInfo& info, std::string_view sig
       // Check the explicit letters before the '*' and accept anything after.
       std::string_view letters = spec.substr(0, spec.find('*'));
       if (!letters.empty()) {
-        if (i >= in.ops.size()) return fmt::format("{}: too few operands", what);
+        if (i >= in.ops.size()) return fmt::format("{}: too few operands", what());
         bool ok = false;
         for (char c : letters) ok = ok || accepts(c, in.ops[i]);
         if (!ok)
-          return fmt::format("{}: operand {} must be {}, not {}", what, i + 1, expect_desc(letters),
+          return fmt::format("{}: operand {} must be {}, not {}", what(), i + 1, expect_desc(letters),
                              kind_name(in.ops[i].kind));
       }
       return {};
@@ -353,19 +359,19 @@ std::string Parser::check_one_signature(const OpInfo& info, std::string_view sig
     std::string_view letters = optional ? spec.substr(0, spec.size() - 1) : spec;
     if (i >= in.ops.size()) {
       if (optional) return {};
-      return fmt::format("{}: too few operands", what);
+      return fmt::format("{}: too few operands", what());
     }
     bool ok = false;
     for (char c : letters) ok = ok || accepts(c, in.ops[i]);
     if (!ok) {
       if (in.ops[i].kind == OperandKind::Label && !optional)
-        return fmt::format("{}: operand {} is an undeclared name", what, i + 1);
-      return fmt::format("{}: operand {} must be {}, not {}", what, i + 1, expect_desc(letters),
+        return fmt::format("{}: operand {} is an undeclared name", what(), i + 1);
+      return fmt::format("{}: operand {} must be {}, not {}", what(), i + 1, expect_desc(letters),
                          kind_name(in.ops[i].kind));
     }
     ++i;
   }
-  if (i < in.ops.size()) return fmt::format("{}: too many operands", what);
+  if (i < in.ops.size()) return fmt::format("{}: too many operands", what());
   return {};
 }
 
@@ -417,7 +423,8 @@ void Parser::parse_instruction(Function& f, uint32_t fidx, RegId guard, bool gua
   {
     std::string cand;
     for (size_t i = 0; i < words.size(); ++i) {
-      cand += fmt::format("{}{}", i ? "." : "", comp(i));
+      if (i) cand += '.';
+      cand += comp(i);
       if (is_mnemonic(cand)) {
         mnemonic = cand;
         used = i + 1;

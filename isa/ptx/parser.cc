@@ -242,8 +242,9 @@ void Parser::parse_module_item() {
   if (d.kind == Tok::DotWord) {
     if (auto sp = space_word(d.text); sp && *sp != Space::Param) {
       take();
-      bool more = true;
-      while (more) parse_var(linkage, *sp, -1, ParamRole::None, false, {d.line, d.col}, &more);
+      bool more = false;  // false: the first name of the declaration (its attributes follow)
+      do parse_var(linkage, *sp, -1, ParamRole::None, false, {d.line, d.col}, &more);
+      while (more);
       return;
     }
   }
@@ -252,13 +253,16 @@ void Parser::parse_module_item() {
 
 // One variable name (and its attributes, when `in_param_list` or at the first name of a
 // declaration). Grammar (PTX ISA §5.4): {.align N} {.ptr {.space} {.align N}} {.vN} .type
-// name{[N]...} {= init}. Returns the symbol index; *more_names is true when a ',' follows.
+// name{[N]...} {= init}. Returns the symbol index; *more_names is true when a ',' follows (the
+// caller passes false for the first name).
 uint32_t Parser::parse_var(Linkage linkage, Space space, int32_t function, ParamRole role,
                            bool in_param_list, SourceLoc loc, bool* more_names) {
   // Attributes are only parsed before the first name; later names of a multi-name declaration
-  // reuse them (stored in the previous symbol).
+  // (*more_names true on entry: a ',' followed the previous name) reuse them. The first name
+  // always parses its own, so a declaration without a type is an error, never the previous
+  // declaration's (or an empty, zero-byte) type.
   Symbol& proto = var_proto_;
-  const bool first = !more_names || peek().kind == Tok::DotWord;
+  const bool first = !more_names || !*more_names || peek().kind == Tok::DotWord;
   if (first) {
     proto = Symbol{};
     proto.space = space;
@@ -694,12 +698,12 @@ void Parser::parse_statement(Function& f, uint32_t fidx) {
     if (auto sp = space_word(t.text)) {
       take();
       const ParamRole role = *sp == Space::Param ? ParamRole::CallSite : ParamRole::None;
-      bool more = true;
-      while (more) {
+      bool more = false;  // false: the first name of the declaration (its attributes follow)
+      do {
         uint32_t idx = parse_var(Linkage::None, *sp, static_cast<int32_t>(fidx), role, false,
                                  {t.line, t.col}, &more);
         f.locals.push_back(idx);
-      }
+      } while (more);
       return;
     }
     fail(t, "unknown directive in a function body");

@@ -17,6 +17,10 @@ int imax(int a, int b) { return a > b ? a : b; }
 // Aligns one term (value sig * 2^(exp - frac), sig >= 0) to units of 2^(maxE - nfrac), truncating
 // toward zero (the magnitude loses its low bits; no sticky): docs/mma_numerics.md §1.
 int64_t align(int64_t sig, int exp, int frac, int max_e, int nfrac) {
+  // A zero term (a zero C, whose exponent field is arbitrary) aligns to 0 at any distance; shifting
+  // it by 64 or more bits would be undefined behaviour (UBSan: shift exponent 92, the ASan+UBSan
+  // run of tcsim_models_tests).
+  if (sig == 0) return 0;
   const int sh = nfrac - frac - (max_e - exp);
   if (sh >= 0) return sig << sh;
   return -sh >= 63 ? 0 : sig >> -sh;

@@ -214,7 +214,7 @@ void complete_mma(const MmaOp& op, Partition& part, Cycles t) {
   for (auto [plan, vals, name] : {std::tuple{&op.coll_a, &a, "A"}, {&op.coll_b, &b, "B"}})
     if (collect(*plan, coll, *vals, vals->size(),
                 [&, vals = vals] { vals == &a ? fetch_a(op, ctas, a) : fetch_b(op, ctas, b); }))
-      report_at_completion(part, t, op, *ctas[0], Rule::MmaCollectorOperandChanged, [&] {
+      report_at_completion(part, t, op, *ctas[0], Rule::MmaCollectorOperandChanged, [&, name = name, plan = plan] {
         return fmt::format("operand {} in memory differs from what .collector::{}::fill kept: tcsim computes with "
                            "the kept copy; the GPU may reload it (a collector usage is a permission to reuse, the "
                            "operand must not change, PTX ISA §9.7.16.10.9.1)",

@@ -232,8 +232,11 @@ TEST_CASE("bijection onto the tile's bytes: every major x layout x element width
           }
         }
         for (const Tile& t : tiles)
-          for (auto [start, bo] : {std::pair<uint32_t, uint8_t>{0x4000, 0},
-                                   std::pair<uint32_t, uint8_t>{0x4180, 3}}) {
+          for (const auto& start_bo : {std::pair<uint32_t, uint8_t>{0x4000, 0},
+                                       std::pair<uint32_t, uint8_t>{0x4180, 3}}) {
+            // Named copies, not a structured binding: CAPTURE's lambda cannot name one in clang 14.
+            const uint32_t start = start_bo.first;
+            const uint8_t bo = start_bo.second;
             CAPTURE(int(major));
             CAPTURE(int(layout));
             CAPTURE(int(f.bits));

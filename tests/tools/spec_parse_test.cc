@@ -292,6 +292,13 @@ TEST_CASE("spec: ptx_target") {
   CHECK(ptx_target(".version 8.0\n  .target sm_90a, debug\n") == "sm_90a");
   CHECK(ptx_target("// .target sm_80\n.target sm_90a\n") == "sm_90a");
   CHECK(ptx_target(".version 8.0\n") == "");
+  CHECK(ptx_target("\t.target\tsm_100a\r\n") == "sm_100a");
+  CHECK(ptx_target(".target") == "");
+  // A long line of ".target" words not at its start names nothing; the directive on the next line
+  // counts (this input took a backwards search per occurrence: quadratic, seconds under ASan).
+  std::string many = "x";
+  for (int i = 0; i < 100000; ++i) many += " .target";
+  CHECK(ptx_target(many + "\n.target sm_90a\n") == "sm_90a");
 }
 
 TEST_CASE("spec: struct and bytes arguments") {

@@ -635,18 +635,20 @@ uint64_t checked_count(const std::vector<uint64_t>& shape, uint32_t elem_size,
 }
 
 std::string ptx_target(std::string_view text) {
-  size_t p = 0;
-  while ((p = text.find(".target", p)) != std::string_view::npos) {
-    // Skip occurrences inside // comments (the directive starts a line after whitespace).
-    const size_t bol = text.rfind('\n', p);
-    const std::string_view before = text.substr(bol == std::string_view::npos ? 0 : bol + 1,
-                                                p - (bol == std::string_view::npos ? 0 : bol + 1));
-    p += 7;
-    if (before.find_first_not_of(" \t") != std::string_view::npos) continue;
-    size_t b = text.find_first_not_of(" \t", p);
-    if (b == std::string_view::npos) return "";
-    size_t e = text.find_first_of(" \t\r\n,;", b);
-    return std::string(text.substr(b, e == std::string_view::npos ? e : e - b));
+  // Line by line (linear in the text: a search backwards from each ".target" for the line start was
+  // quadratic on a long line of them). The directive starts a line after blanks, so an occurrence
+  // inside a // comment is not it.
+  for (size_t bol = 0; bol < text.size();) {
+    size_t eol = text.find('\n', bol);
+    if (eol == std::string_view::npos) eol = text.size();
+    const size_t p = text.find_first_not_of(" \t", bol);
+    if (p != std::string_view::npos && p < eol && text.substr(p, 7) == ".target") {
+      const size_t b = text.find_first_not_of(" \t", p + 7);
+      if (b == std::string_view::npos) return "";
+      const size_t e = text.find_first_of(" \t\r\n,;", b);
+      return std::string(text.substr(b, e == std::string_view::npos ? e : e - b));
+    }
+    bol = eol + 1;
   }
   return "";
 }
