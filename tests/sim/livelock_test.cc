@@ -181,10 +181,14 @@ TEST_CASE("livelock: legitimate long waits are not livelocks") {
   h.dev.copy_from_device(&w, work, 4);
   CHECK(f == 1);
   CHECK(w == 2000);
-  // A warp computing in registers (no store for longer than the window) before it sets the flag.
-  const uint64_t flag2 = h.dev.malloc(4);
-  const sim::LaunchResult c = h.launch("computer", {1, 1, 1}, {64, 1, 1}, test::Params().add(flag2).add(20000u));
-  CHECK(c.cycles > 20'000);
+  // A warp computing in registers (no store for longer than the window: 20000 iterations of about
+  // 20 cycles) before it sets the flag. It has run more than kComputeStretch instructions when the
+  // 200000-cycle window ends.
+  test::Harness hc(isa::Arch::Sm100a, window(200'000));
+  hc.load(test::ptx_header() + kKernels, "k.ptx");
+  const uint64_t flag2 = hc.dev.malloc(4);
+  const sim::LaunchResult c = hc.launch("computer", {1, 1, 1}, {64, 1, 1}, test::Params().add(flag2).add(20000u));
+  CHECK(c.cycles > 200'000);
   // A time-out loop on %clock64 ends by itself after its 100000 cycles.
   const uint64_t flag3 = h.dev.malloc(4);
   const sim::LaunchResult t = h.launch("timeout", {1, 1, 1}, {32, 1, 1}, test::Params().add(flag3).add(uint64_t{100'000}));
