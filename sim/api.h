@@ -31,6 +31,9 @@ struct LaunchConfig {
   // the H200; 0: the device's default (docs/printf.md "FIFO"). printf calls whose record does not
   // fit are dropped and counted (LaunchResult::printf_dropped).
   uint64_t printf_fifo_bytes = 0;
+  // The per-thread stack for this launch (cudaLimitStackSize, set through the CUDA driver layer's
+  // cuCtxSetLimit(CU_LIMIT_STACK_SIZE)); 0: DeviceOptions::stack_size_bytes.
+  uint32_t stack_size_bytes = 0;
   // Optional names for byte ranges of the parameter buffer (a launch spec's tensor maps: "tmA" at
   // offset 0, 128 bytes), used in messages: the misread report names the tensor map TMA loaded with.
   struct ParamLabel {
@@ -95,6 +98,12 @@ struct DeviceOptions {
   // Wall-clock limit in seconds (0: none). Not deterministic, so off by default: a run that passes
   // it ends with the same report as the step watchdog.
   double max_seconds = 0;
+  // Livelock detection (sim/livelock.h): the launch ends with a report of where the warps spin when
+  // nothing in the machine makes progress (a store, an atomic, a barrier arrival, an asynchronous
+  // operation, an exit: docs/hostile_input.md "Livelock") for this many simulated cycles.
+  // 0 = the default models::kLivelockWindowCycles; kLivelockOff = never.
+  uint64_t livelock_cycles = 0;
+  static constexpr uint64_t kLivelockOff = ~uint64_t{0};
   // Called from the launch loop about every progress_interval_seconds of wall time (not at all when
   // empty); it must not throw. Has no effect on results.
   std::function<void(const LaunchProgress&)> progress;

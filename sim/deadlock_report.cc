@@ -40,7 +40,7 @@ std::string state_key(const Warp& w, const ThreadGroup& g) {
 std::string where(const LaunchState& L, const ThreadGroup& g) {
   const Program& prog = *L.prog;
   const bool past = g.state == GroupState::AtBarrier || g.state == GroupState::AtMbarrier ||
-                    g.state == GroupState::AtClusterBarrier;  // pc already past the waiting instruction
+                    g.state == GroupState::AtClusterBarrier || g.state == GroupState::Sleeping;  // pc already past the waiting instruction
   const uint32_t pc = past ? g.pc - 1 : g.pc;
   if (pc >= prog.code.size()) return "the end of the function";
   return site_of(L, prog.code[pc].src).str();
@@ -75,9 +75,32 @@ std::vector<std::pair<const std::string*, const Group*>> ordered(const std::map<
 
 std::string ctas_text(size_t n) { return n == 1 ? "1 CTA" : fmt::format("{} CTAs", n); }
 
-}  // namespace
+// Line of the instruction at `pc` (0: none).
+uint32_t line_of(const LaunchState& L, uint32_t pc) {
+  const Program& p = *L.prog;
+  if (pc >= p.code.size()) return 0;
+  const SourceRef& s = p.sources[p.code[pc].src];
+  return p.module->functions[s.function].instrs[s.instr].loc.line;
+}
 
-std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchState& L) {
+// For a livelock report: the loop a warp spins in and what it last read (the address goes in the
+// example, so warps reading their own flags group together).
+std::pair<std::string, std::string> spin_detail(const LaunchState& L, const Warp& w) {
+  std::string key, example;
+  if (w.loop_from() <= w.loop_to())
+    key += fmt::format("; its loop: {}:{}-{}", L.ptx_name, line_of(L, w.loop_from()), line_of(L, w.loop_to()));
+  const Warp::LastRead& r = w.last_read();
+  if (r.pc != ~0u) {
+    const char* sp = r.space == static_cast<uint8_t>(isa::ptx::Space::Global) ? "global"
+                     : r.space == static_cast<uint8_t>(isa::ptx::Space::Generic) ? "generic"
+                                                                                 : "shared";
+    key += fmt::format("; last read: {} by line {}, value 0x{:x}", sp, line_of(L, r.pc), r.value);
+    example = fmt::format(", read address 0x{:x}", r.addr);
+  }
+  return {key, example};
+}
+
+std::string report(const std::vector<const Cta*>& ctas, const LaunchState& L, bool spinning) {
   std::map<std::string, Group> waits, bars, cta_bars;
   std::set<std::pair<const Cta*, uint32_t>> seen_bar;
   for (const Cta* c : ctas) {
@@ -86,8 +109,13 @@ std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchSta
       if (w->done()) continue;
       for (const ThreadGroup& g : w->groups()) {
         const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.mask));
-        add(waits, state_key(*w, g) + " at " + where(L, g), *c,
-            fmt::format("CTA {} warp {} lanes {}", dim(c->ctaid()), w->id(), lane_list(g.mask)), n);
+        std::string key = state_key(*w, g) + " at " + where(L, g), example;
+        if (spinning) {
+          auto [k, e] = spin_detail(L, *w);
+          key += k;
+          example = e;
+        }
+        add(waits, key, *c, fmt::format("CTA {} warp {} lanes {}{}", dim(c->ctaid()), w->id(), lane_list(g.mask), example), n);
         if (g.state != GroupState::AtMbarrier || !seen_bar.insert({c, g.wait_addr}).second) continue;
         // The barrier this group waits on: its state and last update.
         const auto& objs = c->mbarriers().objects();
@@ -142,8 +170,9 @@ std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchSta
     nwarps += g.warps;
     all.insert(g.ctas.begin(), g.ctas.end());
   }
-  r += fmt::format("\n  who waits ({} group{} of identical waits over {} waiting warp{} or parts of warps in {}):",
-                   waits.size(), waits.size() == 1 ? "" : "s", nwarps, nwarps == 1 ? "" : "s", ctas_text(all.size()));
+  r += fmt::format("\n  {} ({} group{} of identical {} over {} warp{} or parts of warps in {}):",
+                   spinning ? "where the warps spin" : "who waits", waits.size(), waits.size() == 1 ? "" : "s",
+                   spinning ? "states" : "waits", nwarps, nwarps == 1 ? "" : "s", ctas_text(all.size()));
   size_t shown = 0;
   for (auto [k, g] : ordered(waits)) {
     if (shown++ == kWaitLines) {
@@ -156,5 +185,11 @@ std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchSta
   }
   return r;
 }
+
+}  // namespace
+
+std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchState& L) { return report(ctas, L, false); }
+
+std::string spin_report(const std::vector<const Cta*>& ctas, const LaunchState& L) { return report(ctas, L, true); }
 
 }  // namespace tcsim::sim

@@ -18,5 +18,8 @@ class Cta;
 struct LaunchState;
 
 std::string deadlock_report(const std::vector<const Cta*>& ctas, const LaunchState& L);
+// The same lists for a livelock (sim/livelock.h): the warps' groups are "where the warps spin",
+// each with the loop it runs and what it last read.
+std::string spin_report(const std::vector<const Cta*>& ctas, const LaunchState& L);
 
 }  // namespace tcsim::sim

@@ -295,7 +295,7 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   L.perturb = impl_->opts.schedule == Schedule::Random;
   L.check = impl_->opts.check;
   L.schedule_seed = impl_->opts.seed;
-  L.stack_size_bytes = impl_->opts.stack_size_bytes;
+  L.stack_size_bytes = cfg.stack_size_bytes ? cfg.stack_size_bytes : impl_->opts.stack_size_bytes;
   L.machine = &mc;
   L.arch = impl_->arch;
   L.gm = &impl_->gm;

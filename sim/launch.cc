@@ -9,6 +9,8 @@
 
 #include "sim/cluster.h"
 #include "sim/deadlock_report.h"
+#include "sim/livelock.h"
+#include "models/machine/machine_config.h"
 #include "sim/partition.h"
 #include "sim/timing/model.h"
 #include "sim/timing/report_build.h"
@@ -34,6 +36,7 @@ class LaunchRun {
     const Dim3 g = L.cfg.grid, c = L.cluster;
     clusters_total_ = (g.x / c.x) * (g.y / c.y) * (g.z / c.z);
     max_steps_ = opts.max_steps ? opts.max_steps : kDefaultMaxSteps;
+    livelock_window_ = opts.livelock_cycles ? opts.livelock_cycles : models::kLivelockWindowCycles;
     L.max_warp_steps = opts.max_warp_steps ? opts.max_warp_steps : opts.max_steps ? opts.max_steps : kDefaultMaxWarpSteps;
     l2_.init(static_cast<uint64_t>(L.timing->p.l2_bytes));
     for (auto& p : parts_) {
@@ -143,6 +146,22 @@ class LaunchRun {
         next = min(next, p->next_activity());
       }
       if (any_work && next.is_never()) throw SimError(deadlock() + findings_note() + printf_note());
+      // Livelock: warps still run, but nothing that another thread could see has happened for the
+      // window (sim/livelock.h).
+      uint64_t progress = dispatched_ + ctas_done;
+      bool async = false;
+      for (auto& p : parts_) {
+        progress += p->progress();
+        async = async || p->async_pending();
+      }
+      if (progress != last_progress_ || async) {
+        last_progress_ = progress;
+        last_progress_at_ = t + q;
+      } else if (any_work && (t + q).count() - last_progress_at_.count() >= livelock_window_) {
+        if (!any_warp_computing())
+          throw SimError(livelock((t + q).count() - last_progress_at_.count()) + findings_note() + printf_note());
+        last_progress_at_ = t + q;  // a warp computes: the watchdog judges it (sim/livelock.h)
+      }
       t = t + q;
       // Skip quanta in which nothing can happen (all warps asleep).
       if (any_work && next > t) t = Cycles(next.count() / kQuantum * kQuantum);
@@ -389,6 +408,44 @@ class LaunchRun {
         L_.kernel, r);
   }
 
+  // A live warp that may issue and ran more than kComputeStretch instructions since its last poll.
+  bool any_warp_computing() const {
+    for (auto& p : parts_)
+      for (auto& sm : p->sms())
+        for (auto& c : sm->ctas())
+          for (auto& w : c->warps()) {
+            if (w->done() || w->since_poll() <= kComputeStretch) continue;
+            for (const ThreadGroup& g : w->groups())
+              if (g.state == GroupState::Ready) return true;
+          }
+    return false;
+  }
+
+  std::string livelock(uint64_t idle) const {
+    std::vector<const Cta*> ctas;
+    uint64_t warps = 0;
+    for (auto& p : parts_)
+      for (auto& sm : p->sms())
+        for (auto& c : sm->ctas())
+          if (!c->done()) {
+            ctas.push_back(c.get());
+            for (auto& w : c->warps()) warps += w->done() ? 0 : 1;
+          }
+    const uint32_t csize = L_.cluster.x * L_.cluster.y * L_.cluster.z;
+    const uint64_t waiting = static_cast<uint64_t>(clusters_total_ - next_cluster_) * csize;
+    return fmt::format(
+        "kernel {}: livelock: {} warp{} of {} kept running for {} simulated cycles in which nothing changed: no "
+        "thread stored to global or shared memory, ran an atomic, arrived at a barrier, issued an asynchronous "
+        "operation or exited, and no asynchronous operation was in flight (a spin loop on a flag nobody sets, a "
+        "poll of a barrier nobody arrives at?; DeviceOptions::livelock_cycles, --livelock-cycles, default {}).{}{}",
+        L_.kernel, warps, warps == 1 ? "" : "s", ctas.size() == 1 ? "1 CTA" : fmt::format("{} CTAs", ctas.size()), idle,
+        models::kLivelockWindowCycles,
+        waiting ? fmt::format("\n  {} CTA{} of the grid not launched yet: they start only when a resident CTA ends",
+                              waiting, waiting == 1 ? " is" : "s are")
+                : "",
+        spin_report(ctas, L_));
+  }
+
   LaunchState& L_;
   ThreadPool& pool_;
   const DeviceOptions& opts_;
@@ -399,6 +456,9 @@ class LaunchRun {
   uint64_t dispatched_ = 0;
   timing::L2 l2_;
   uint64_t max_steps_ = 0;
+  uint64_t livelock_window_ = 0;
+  uint64_t last_progress_ = ~uint64_t{0};
+  Cycles last_progress_at_{0};
 };
 
 }  // namespace

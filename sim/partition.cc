@@ -79,7 +79,7 @@ void Partition::run_until(Cycles end) {
   issued_ = 0;
   quantum_end_ = end;
   while (now_ < end && !fault_) {
-    events_.run_due(now_);
+    progress_ += events_.run_due(now_);  // an asynchronous completion is progress (sim/livelock.h)
     uint32_t n = 0;
     for (auto& sm : sms_) {
       if (sm->idle()) continue;

@@ -60,6 +60,12 @@ class Partition {
   Cycles next_activity() const;
   const std::optional<Fault>& fault() const { return fault_; }
   uint64_t issued() const { return issued_; }
+  // Livelock detection (sim/livelock.h): events that are progress (a store, an atomic, a barrier
+  // arrival, an exit, an asynchronous completion), counted over the launch; and whether an
+  // asynchronous completion is still scheduled here.
+  void note_progress() { ++progress_; }
+  uint64_t progress() const { return progress_; }
+  bool async_pending() const { return !events_.empty(); }
   // An .approx instruction (Program::approx_names index) executed here (LaunchResult::approx_ops).
   void note_approx(uint32_t id) {
     if (id >= approx_seen_.size()) approx_seen_.resize(id + 1, 0);
@@ -119,6 +125,7 @@ class Partition {
   std::optional<Fault> fault_;
   const Warp* over_limit_ = nullptr;
   uint64_t issued_ = 0;
+  uint64_t progress_ = 0;
   std::vector<uint8_t> approx_seen_;
   PrintfLog printf_log_;
   FindingLog findings_;

@@ -16,6 +16,7 @@
 #include "sim/api.h"
 #include "sim/exec/bind.h"
 #include "sim/exec/exec.h"
+#include "sim/livelock.h"
 
 namespace tcsim::sim {
 
@@ -675,6 +676,7 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
     fl.end_pc = pc;
   }
   prog.code.resize(pc);
+  prog.progress.assign(pc, 0);
   prog.sources.reserve(pc);
   for (uint32_t li = 0; li < prog.funcs.size(); ++li) {
     const FunctionLayout fl = prog.funcs[li];
@@ -685,6 +687,7 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
       e.src = static_cast<uint32_t>(prog.sources.size());
       prog.sources.push_back({fl.isa_index, ii});
       e.timing = static_cast<uint8_t>(op_info(in.op).timing);
+      prog.progress[fl.entry_pc + ii] = progress_kind(in);
       if (in.guard != kNoReg) e.guard = tables.reg_slot[fl.isa_index][in.guard] | (in.guard_negated ? kGuardNegated : 0);
       BindCtx b(prog, m, fl.isa_index, ii, li, tables, syms, source_name, e);
       if (BindFn bf = binder_for(in.op)) {

@@ -163,6 +163,10 @@ struct Program {
   // num_slots + index).
   std::vector<timing::InstrTiming> timing;
   std::vector<Ref> timing_deps;
+  // Per pc, what executing the instruction (any lane) means for livelock detection
+  // (sim/livelock.h, progress_kind): kProgress (a store, an atomic, a barrier arrival, an
+  // asynchronous issue, a read of a clock register), kPoll (a wait) or kNoProgress.
+  std::vector<uint8_t> progress;
 
   const isa::ptx::Instr& instr_of(const ExecInstr& e) const {
     const SourceRef& s = sources[e.src];

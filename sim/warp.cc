@@ -12,6 +12,7 @@
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/warp_collective.h"
+#include "sim/livelock.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
 
@@ -163,7 +164,8 @@ const ExecInstr* Warp::peek() {
 uint8_t Warp::step(ExecCtx& ctx) {
   ThreadGroup* g = select();
   const size_t gi = static_cast<size_t>(g - groups_.data());
-  const ExecInstr& in = prog_->code[g->pc];
+  const uint32_t pc = g->pc;
+  const ExecInstr& in = prog_->code[pc];
   current_ = &in;
   uint32_t mask = g->mask;
   if (in.guard != kNoGuard) {
@@ -181,8 +183,14 @@ uint8_t Warp::step(ExecCtx& ctx) {
   thread_instrs_ += static_cast<uint64_t>(__builtin_popcount(mask));
   if (reg_watch && reg_watch(ctx, in)) [[unlikely]]
     ctx.flow = Flow::WaitAsync;  // retried when the asynchronous operation completes
-  else if (mask)
+  else if (mask) {
     in.fn(ctx, in);
+    // Livelock detection (sim/livelock.h).
+    if (const uint8_t k = prog_->progress[pc]) [[unlikely]] {
+      if (k == kProgress) ctx.part->note_progress();
+      else note_poll();
+    }
+  }
   if (groups_.size() > 1 && prog_->timing[g->pc].pipe == timing::Pipe::Atomic) g->polled = true;
   if (ctx.flow == Flow::Next && groups_.size() == 1) {
     ++groups_[0].pc;  // the common case: one converged group, straight-line code
@@ -391,6 +399,7 @@ void Warp::normalize() {
 
 void Warp::lanes_exit(ExecCtx& ctx, uint32_t lanes) {
   exited_ |= lanes;
+  ctx.part->note_progress();
   for (ThreadGroup& g : groups_) {
     g.mask &= ~lanes;
     // A group parked at a warp-sync op may have been waiting for these lanes: re-evaluate.
@@ -578,7 +587,8 @@ std::string Warp::describe(const Program& prog, const LaunchState& L) const {
     std::string where;
     if (g.pc < prog.code.size()) {
       const bool past = g.state == GroupState::AtBarrier || g.state == GroupState::AtMbarrier ||
-                        g.state == GroupState::AtClusterBarrier;  // pc already past the waiting instruction
+                        g.state == GroupState::AtClusterBarrier ||
+                        g.state == GroupState::Sleeping;  // pc already past the waiting instruction
       const ExecInstr& in = prog.code[past ? g.pc - 1 : g.pc];
       const SourceRef& s = prog.sources[in.src];
       const auto& ins = prog.module->functions[s.function].instrs[s.instr];

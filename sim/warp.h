@@ -111,6 +111,26 @@ class Warp {
   uint32_t loop_from() const { return loop_from_; }
   uint32_t loop_to() const { return loop_to_; }
   uint64_t thread_instructions() const { return thread_instrs_; }
+  // The warp's last load from global or shared memory (livelock reports: what a spinning warp
+  // last read): the pc, the address of its first lane and the value it got (first element).
+  struct LastRead {
+    uint32_t pc = ~0u;
+    uint8_t space = 0;  // isa::ptx::Space
+    uint64_t addr = 0, value = 0;
+  };
+  // Returns true when the load read new data (another address than this pc's previous load: a loop
+  // walking through memory, not a spin on one flag), which is progress (sim/livelock.h).
+  bool note_read(uint32_t pc, uint8_t space, uint64_t addr, uint64_t value) {
+    const bool fresh = pc != last_read_.pc || addr != last_read_.addr;
+    last_read_ = {pc, space, addr, value};
+    last_poll_ = issued_;
+    return fresh;
+  }
+  const LastRead& last_read() const { return last_read_; }
+  // A poll (a load, an mbarrier test_wait/try_wait, a nanosleep) marks the warp as waiting for
+  // something; a warp that ran many instructions since its last poll computes (sim/livelock.h).
+  void note_poll() { last_poll_ = issued_; }
+  uint64_t since_poll() const { return issued_ - last_poll_; }
   const ExecInstr* current() const { return current_; }  // the instruction being executed
 
   // Executes one instruction of the selected group at cycle `now`. Returns its timing class.
@@ -183,6 +203,8 @@ class Warp {
   uint64_t issued_ = 0;
   uint64_t step_limit_ = ~uint64_t{0};  // LaunchState::max_warp_steps
   uint32_t loop_from_ = 1, loop_to_ = 0;
+  LastRead last_read_;
+  uint64_t last_poll_ = 0;
   uint64_t thread_instrs_ = 0;
   const ExecInstr* current_ = nullptr;
   timing::WarpTiming tm_;

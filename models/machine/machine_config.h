@@ -65,6 +65,16 @@ std::span<const isa::Arch> machine_archs();
 // Lowers occupancy (timing) for such kernels only; never blocks a launch (one CTA always fits).
 inline constexpr uint64_t kMaxRegisterBytesPerSm = uint64_t{4} << 20;
 
+// Livelock detection (sim/livelock.h, docs/hostile_input.md "Livelock"): a launch ends with a
+// livelock report when for this many simulated cycles no thread of any CTA stored, ran an atomic,
+// arrived at a barrier, issued an asynchronous operation, read a clock or exited, no CTA was
+// launched and no asynchronous completion landed or is still scheduled. Not a hardware number but
+// sized by hardware facts: twice the longest nanosleep (1 ms; PTX ISA §9.7.19 Miscellaneous
+// Instructions: nanosleep), 2 x 10^6 cycles at a 2 GHz SM clock, is the longest legitimate
+// wait with nothing happening; the window is 5 times that (about 5 ms of GPU time). A
+// single-warp spin loop reaches it after a few 10^5 instructions (well under a second of host time).
+inline constexpr uint64_t kLivelockWindowCycles = 10'000'000;
+
 // ---- residency ----
 // CTAs of `threads` threads and `smem` bytes (reserve included, see SmemLayout::cta_bytes) one SM
 // holds at once, by the per-SM limits (registers are not modelled).

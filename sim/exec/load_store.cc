@@ -80,6 +80,15 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
       }
     }
   });
+  // What a spinning warp last read (livelock reports, sim/livelock.h).
+  if constexpr (S == Space::Global || S == Space::Shared || S == Space::SharedCta || S == Space::SharedCluster ||
+                S == Space::Generic) {
+    if (!p.frame && c.mask) {
+      const int lane = __builtin_ctz(c.mask);
+      const uint64_t v = el[0].is_sink ? 0 : c.src(el[0].ref)[lane];
+      if (c.warp->note_read(c.prog->pc_of(in), static_cast<uint8_t>(S), where[lane], v)) c.part->note_progress();
+    }
+  }
   timing::note_access(c, p.frame ? Space::Local : S, where, c.mask, E * N, false, c.prog->timing[c.prog->pc_of(in)].flags);
 }
 

@@ -1,7 +1,7 @@
 // PTX ISA §9.7.19 Miscellaneous Instructions (and griddepcontrol, §9.7.13):
 //   trap;                  aborts the kernel: reported as an error naming the line and thread
 //   brkpt;                 a breakpoint: reported as an error (no debugger attached)
-//   nanosleep.u32 t;       suspends the thread for about t ns (here exactly t ns of simulated time)
+//   nanosleep.u32 t;       suspends the thread for about t ns (here exactly min(t, 10^6) ns of simulated time)
 //   pmevent a; pmevent.mask a;   performance-monitor events: no effect on results
 //   griddepcontrol.{launch_dependents,wait};   programmatic dependent launch: a single launch has
 //                                              no prerequisite grid, so both complete at once
@@ -25,6 +25,9 @@ void exec_nanosleep(ExecCtx& c, const ExecInstr& in) {
   const uint64_t* t = c.src(in.o[0]);
   uint64_t ns = 0;
   for_lanes(c.mask, [&](int i) { ns = std::max<uint64_t>(ns, static_cast<uint32_t>(t[i])); });
+  // The sleep lasts at most 1 ms whatever t (PTX ISA §9.7.19 Miscellaneous Instructions: nanosleep,
+  // "the maximum sleep duration is 1 millisecond").
+  ns = std::min<uint64_t>(ns, 1'000'000);
   const uint64_t cycles = std::max<uint64_t>(1, ns * c.launch->machine->clock_mhz / 1000);
   c.flow = Flow::Sleep;
   c.target = static_cast<uint32_t>(std::min<uint64_t>(cycles, 0xffffffffu));

@@ -9,7 +9,7 @@
 #    corpus spec in the simulator and compares the outputs with reference.py's independent model.
 set(_kb ${PROJECT_SOURCE_DIR}/kernels/basic)
 set(_bad_cases
-    "infinite_loop|max-steps"
+    "infinite_loop|livelock"
     "barrier_deadlock|[Bb]arrier"
     "oob_store|[Oo]ut[- ]of[- ]bounds"
     "misaligned|[Mm]isaligned"

@@ -201,7 +201,7 @@ TEST_CASE("modules, functions, globals, attributes") {
   setup();
   unsigned count = 0;
   CU(cuModuleGetFunctionCount(&count, setup().mod));
-  CHECK(count == 6);
+  CHECK(count == 7);  // the .entry kernels of kDriverTestPtx
   CUfunction f = fn("saxpy");
   size_t off = 0, sz = 0;
   CU(cuFuncGetParamInfo(f, 1, &off, &sz));
@@ -484,6 +484,33 @@ TEST_CASE("occupancy from the simulated SM's limits") {
   int clusters = 0;
   CU(cuOccupancyMaxActiveClusters(&clusters, fn("saxpy"), &cfg));
   CHECK(clusters == 148);  // two 1024-thread CTAs per SM, pairs on distinct SMs of one GPC
+}
+
+TEST_CASE("the stack limit: cuCtxSetLimit(CU_LIMIT_STACK_SIZE) reaches the simulator") {
+  setup();
+  size_t v = 0;
+  CU(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+  CHECK(v == 1024);  // the driver's default (CUDA Driver API, cuCtxSetLimit)
+  // 1000 recursive calls of 32 bytes each (a 16-byte parameter frame and 16 bytes of call overhead,
+  // docs/hostile_input.md "Stack") need 32000 bytes: over the default, within 64 KiB. With the
+  // default the launch would fail with a stack overflow (a sticky error: driver_fault_test.cc).
+  CU(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 64 * 1024));
+  CU(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+  CHECK(v == 64 * 1024);
+  CUdeviceptr out;
+  CU(cuMemAlloc(&out, 4));
+  unsigned n = 1000;
+  void* params[] = {&out, &n};
+  CU(cuLaunchKernel(fn("recurse"), 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+  uint32_t got = 0;
+  CU(cuMemcpyDtoH(&got, out, 4));
+  CHECK(got == 1000);
+  // A stack the device cannot reserve for all its threads is refused, the limit unchanged.
+  CHECK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, size_t{1} << 30) == CUDA_ERROR_OUT_OF_MEMORY);
+  CU(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+  CHECK(v == 64 * 1024);
+  CU(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 1024));
+  CU(cuMemFree(out));
 }
 
 TEST_CASE("error names and strings; cudart's private tables") {

@@ -8,6 +8,7 @@ namespace tcsim::test {
 // smem_kernel: 1024 bytes of static shared memory, .maxntid 256.  pair_kernel: .reqnctapercluster 2 1 1.
 // pdl(out): griddepcontrol.wait; out[0] = 7; griddepcontrol.launch_dependents.
 // gvar: a .global u32 table of 4 words initialised 1, 2, 3, 4.
+// recurse(out, n): out[0] = down(n), a recursion n calls deep (down(n) = n; each call a stack frame).
 inline constexpr const char* kDriverTestPtx = R"(
 .version 8.7
 .target sm_100a
@@ -98,6 +99,46 @@ DONE:
   mov.u64 %rd2, gvar;
   ld.global.u32 %r1, [%rd2+8];
   st.global.u32 [%rd1], %r1;
+  ret;
+}
+
+.visible .func (.param .b32 r) down(.param .b32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [n];
+  setp.eq.s32 %p1, %r1, 0;
+  @%p1 bra $Lzero;
+  sub.s32 %r2, %r1, 1;
+  {
+  .param .b32 a;
+  .param .b32 rv;
+  st.param.b32 [a], %r2;
+  call.uni (rv), down, (a);
+  ld.param.b32 %r3, [rv];
+  }
+  add.s32 %r3, %r3, 1;
+  st.param.b32 [r], %r3;
+  ret;
+$Lzero:
+  st.param.b32 [r], 0;
+  ret;
+}
+
+.visible .entry recurse(.param .u64 out, .param .u32 n)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  {
+  .param .b32 a;
+  .param .b32 rv;
+  st.param.b32 [a], %r1;
+  call.uni (rv), down, (a);
+  ld.param.b32 %r2, [rv];
+  }
+  st.global.u32 [%rd1], %r2;
   ret;
 }
 )";

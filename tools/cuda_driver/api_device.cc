@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/machine/machine_config.h"
 #include "tools/cuda_driver/legacy_abi.h"
 #include "tools/cuda_driver/driver.h"
 
@@ -365,6 +366,17 @@ TCSIM_CU_API CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t v) {
   if (CUresult r = drv.need_context(c)) return r;
   if (static_cast<int>(limit) < 0 || limit > CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
     return drv.fail(CUDA_ERROR_UNSUPPORTED_LIMIT, fmt::format("cuCtxSetLimit: unknown limit {}", static_cast<int>(limit)));
+  if (limit == CU_LIMIT_STACK_SIZE) {
+    // The driver reserves the stack for every thread the device can hold at once and fails with
+    // CUDA_ERROR_OUT_OF_MEMORY when that does not fit (CUDA Driver API, cuCtxSetLimit); the
+    // simulator takes it as sim::LaunchConfig::stack_size_bytes (api_launch.cc).
+    const tcsim::models::MachineConfig& m = tcsim::models::machine_config(drv.arch());
+    const uint64_t threads = uint64_t{m.num_sms} * m.max_threads_per_sm;
+    if (v > 0xffffffffu || v * threads > drv.props().total_mem)
+      return drv.fail(CUDA_ERROR_OUT_OF_MEMORY,
+                      fmt::format("cuCtxSetLimit(CU_LIMIT_STACK_SIZE, {}): {} threads x {} bytes of stack exceed the "
+                                  "device's {} bytes", v, threads, v, drv.props().total_mem));
+  }
   c->limits[limit] = v;
   return CUDA_SUCCESS;
 }

@@ -186,6 +186,10 @@ CUresult launch(Driver& drv, const char* call, CUfunction hf, LaunchRequest q, v
   cfg.cluster = c;
   cfg.explicit_cluster = q.cluster_given || q.preferred.x || f->required_cluster.x;
   cfg.dynamic_smem_bytes = q.smem;
+  // cudaDeviceSetLimit(cudaLimitStackSize) reaches the driver as cuCtxSetLimit(CU_LIMIT_STACK_SIZE);
+  // the value in force when the launch is made applies to it (api_device.cc bounds it).
+  if (auto it = ctx->limits.find(CU_LIMIT_STACK_SIZE); it != ctx->limits.end())
+    cfg.stack_size_bytes = static_cast<uint32_t>(it->second);
   const unsigned long long seq = ++drv.launches;
   drv.enqueue(s, fmt::format("launch of {}", f->name), [&drv, f, cfg, params = std::move(params), events = q.events, seq] {
     const tcsim::sim::Module* mod = f->module->sim;

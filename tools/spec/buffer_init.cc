@@ -1,5 +1,6 @@
 #include "tools/spec/buffer_init.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -336,6 +337,12 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
       return out;
   }
   return out;
+}
+
+bool is_zero_init(const InitSpec& in, SpecDType t) {
+  if (in.kind != InitKind::Fill) return false;
+  const std::vector<std::byte> one = make_init_bytes(in, t, 1);
+  return std::all_of(one.begin(), one.end(), [](std::byte b) { return b == std::byte{0}; });
 }
 
 }  // namespace tcsim::spec

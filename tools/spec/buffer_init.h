@@ -18,6 +18,8 @@ void check_init(const InitSpec& init, SpecDType dtype, uint64_t count);
 // The initial bytes of `count` elements (count * elem_bytes(dtype) bytes, little-endian).
 // Expects a checked init (check_init); a file that changed since is re-checked.
 std::vector<std::byte> make_init_bytes(const InitSpec& init, SpecDType dtype, uint64_t count);
+// True when the init is a fill whose element bytes are all zero (`0`, `0.0`, `"0x0"`; not -0.0).
+bool is_zero_init(const InitSpec& init, SpecDType dtype);
 
 // The largest finite value of a float dtype (e2m1x2: of one e2m1 value).
 double max_finite(SpecDType dtype);

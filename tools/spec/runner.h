@@ -49,6 +49,10 @@ class Backend {
   // Unknown name: return false (run_spec reports it with the spec's path).
   virtual bool symbol(const std::string& name, SymbolRef& out) = 0;
   virtual uint64_t malloc(uint64_t bytes) = 0;  // 256-byte aligned (LAUNCH_SPEC.md "buffers")
+  // True when every byte malloc returns is zero already (the simulator's global memory: fresh,
+  // never reused address ranges of an anonymous mapping, sim/memory/global_memory.h), so a zero
+  // initial image is not copied in (no host copy, no page touched: lazy zero pages).
+  virtual bool malloc_returns_zeroes() const { return false; }
   virtual void copy_to_device(uint64_t dst, const void* src, uint64_t bytes) = 0;
   virtual void copy_from_device(void* dst, uint64_t src, uint64_t bytes) = 0;
   // The 128-byte tensor map for `t` over global address `address`, or SpecError with the rule it

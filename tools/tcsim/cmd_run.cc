@@ -1,7 +1,7 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
-//                     [--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]
-//                     [--trace FILE] [--trace-events N] [--timing-only] [--clock-mhz MHZ] [--steady-clock] [--timing-profile FILE]
-//                     [--sarif FILE] [--no-check]
+//                     [--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--livelock-cycles N]
+//                     [--strict] [--trace FILE] [--trace-events N] [--timing-only] [--clock-mhz MHZ] [--steady-clock]
+//                     [--timing-profile FILE] [--sarif FILE] [--no-check]
 // Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
 // and sim::Device. Findings (docs/findings.md) are summarised on stderr; the timing report
 // (cycles, time, TFLOPS, utilisation, where each warp role's cycles went, the critical resource:
@@ -114,6 +114,13 @@ constexpr OptionDef kOptions[] = {
      }},
     {"--max-seconds", "S", "watchdog: stop after S seconds of wall time (0: no limit, the default)",
      [](RunOptions& o, std::string_view n, std::string_view v) { o.device.max_seconds = parse_seconds(n, v); }},
+    {"--livelock-cycles", "N",
+     "livelock detection: stop when nothing in the machine makes progress for N simulated cycles (0: off; "
+     "default 10^7; docs/hostile_input.md)",
+     [](RunOptions& o, std::string_view n, std::string_view v) {
+       const uint64_t c = parse_u64(n, v);
+       o.device.livelock_cycles = c ? c : sim::DeviceOptions::kLivelockOff;
+     }},
     {"--strict", "", "findings (rules of the PTX ISA the kernel broke; docs/findings.md) are errors: exit 2",
      [](RunOptions& o, std::string_view, std::string_view) { o.strict = true; }},
     {"--trace", "FILE",
@@ -329,8 +336,9 @@ int run_run(Args args) {
 }  // namespace
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
-                   "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict] [--trace FILE] "
-                   "[--timing-only] [--clock-mhz MHZ] [--steady-clock] [--timing-profile FILE] [--sarif FILE] [--no-check]   run a launch "
+                   "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--livelock-cycles N] [--strict] "
+                   "[--trace FILE] [--timing-only] [--clock-mhz MHZ] [--steady-clock] [--timing-profile FILE] [--sarif FILE] "
+                   "[--no-check]   run a launch "
                    "spec", run_run);
 
 }  // namespace tcsim::cli
