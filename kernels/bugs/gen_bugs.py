@@ -455,6 +455,11 @@ def race_bugs():
         [("sub", r"st\.release\.cta\.b32", 0, r"st\.release", "st.relaxed")],
         {"rule": "shared-data-race", "at": (ldd, "all")},
         "may give wrong results: the row's stores are not ordered before the flag (PTX ISA §8.8)")
+    bug("fh_no_flag_init", "fh", "the flags are never cleared (ready[warp] = 0 before the __syncthreads is gone)",
+        [("delete", r"st\.shared\.u32\s+\[%r10\], %r11;", 0)],
+        {"rule": "uninitialised-read", "at": (r"ld\.acquire\.cta\.b32", "all")},
+        "wrong results or a hang: the flags hold whatever an earlier kernel left in shared memory, so a consumer "
+        "may pass its wait before the producer published (tcsim's shared memory starts zeroed, so it runs right)")
     bug("nb_count_too_small", "nb", "the named barrier counts 64 threads instead of the producers' and consumers' 128",
         [("sub", r"bar\.arrive 1, 128;", 0, "128", "64"), ("sub", r"bar\.sync 1, 128;", 0, "128", "64")],
         {"rule": "shared-data-race", "at": (r"st\.shared\.u32", "all")},

@@ -200,10 +200,18 @@ void on_shared_access(ExecCtx& c, int lane, uint32_t off, uint32_t n, bool write
   const uint32_t* vc = s.vc(warp);
   const uint32_t src = c.prog->code[pc].src;
   Access me{vc[warp], src, static_cast<uint32_t>(c.now.count()), static_cast<uint8_t>(warp),
-            static_cast<uint8_t>(lane), static_cast<uint8_t>(n), 0};
-  auto unordered = [&](const Access& a) { return a.clk != 0 && a.warp != warp && a.clk > vc[a.warp]; };
+            static_cast<uint8_t>(lane), 0, 0};
+  // Conflicting: the same bytes (accesses of different bytes of one word do not conflict, §8.7.1).
+  uint8_t bytes = 0;
+  auto unordered = [&](const Access& a) {
+    return a.clk != 0 && a.warp != warp && (a.bytes & bytes) && a.clk > vc[a.warp];
+  };
   for (uint32_t i = w0; i <= w1; ++i) {
     Word& w = words[i - w0];
+    bytes = 0xf;
+    if (i == w0) bytes &= static_cast<uint8_t>(0xf << (off % 4));
+    if (i == w1) bytes &= static_cast<uint8_t>(0xf >> (3 - (off + n - 1) % 4));
+    me.bytes = bytes;
     if (unordered(w.w)) report_race(c, lane, i * 4, w.w, true, write, n, off);
     if (!write) {
       if (w.read_set) {

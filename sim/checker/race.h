@@ -49,7 +49,7 @@ struct Access {
   uint32_t cycle = 0;  // simulated cycle (low 32 bits)
   uint8_t warp = 0;
   uint8_t lane = 0;
-  uint8_t size = 0;    // bytes of the access
+  uint8_t bytes = 0;   // the bytes of the word it touched (bit i: byte i)
   uint8_t pad = 0;
 };
 
