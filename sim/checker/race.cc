@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "sim/checker/proxy.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
 #include "sim/report/finding_log.h"
 #include "sim/report/report.h"
+#include "sim/units/tma_cta_state.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim::race {
@@ -153,6 +155,9 @@ void on_shared_access(ExecCtx& c, int lane, uint32_t off, uint32_t n, bool write
       if (i == w1) bytes &= static_cast<uint8_t>(0xf >> (3 - (off + n - 1) % 4));
       const uint8_t missing = bytes & ~words[i - w0].init;
       if (!missing) continue;
+      // Bytes an asynchronous copy in flight is writing are the async rules' finding
+      // (async-access-in-flight names the copy): not reported twice.
+      if (c.prog->uses_async_proxy && c.cta->tma_state().proxy.conflict(off, n, false, c.now)) break;
       report(c, Rule::UninitialisedRead, lane, [&] {
         uint32_t b = 0;
         while (!(missing >> b & 1)) ++b;
