@@ -106,6 +106,9 @@ struct DeviceOptions {
   std::string timing_profile;
   std::string timing_profile_name;
   double clock_mhz = 0;         // pin the SM clock (MHz; 0 = the model's clock)
+  // The kernel runs back-to-back for longer than clock.throttle_after_us (a benchmark loop): a
+  // tensor-bound kernel runs at clock.sustained_mhz throughout (`tcsim run --steady-clock`).
+  bool steady_clock = false;
   // No MMA arithmetic and no output values, the same cycles: estimates at production sizes.
   bool timing_only = false;
   uint64_t trace_events = 0;    // record up to this many trace events (0 = no trace)

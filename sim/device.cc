@@ -318,7 +318,8 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
     }
     prof = impl_->profile.get();
   }
-  const timing::Model model(*prof, impl_->opts.clock_mhz);
+  timing::Model model(*prof, impl_->opts.clock_mhz);
+  model.steady_clock = impl_->opts.steady_clock;
   L.timing = &model;
   L.timing_only = impl_->opts.timing_only;
   L.trace_events = impl_->opts.trace_events;

@@ -86,7 +86,10 @@ class LaunchRun {
         p->set_now(t);
         const double share = static_cast<double>(busy_sms[i]) / static_cast<double>(busy_total);
         p->timing().hbm_share = L_.timing->hbm_bytes_per_clk * share;
-        p->timing().l2_share = L_.timing->l2_bytes_per_clk * share;
+        // ... and at most what its busy SMs can take (l2.sm_bytes_per_clk each: few SMs do not get
+        // the whole L2, kernels/ubench l2bw,hit_read_sms* rows).
+        p->timing().l2_share = std::min(L_.timing->l2_bytes_per_clk * share,
+                                        L_.timing->p.l2_sm_bytes_per_clk * static_cast<double>(busy_sms[i]));
       }
       pool_.run(active.size(), [&](size_t i) { active[i]->run_until(t + q); });
       // ---- quantum boundary (serial, deterministic order) ----

@@ -192,7 +192,11 @@ void Sm::timing_issued(Sub& s, Warp* w, const ExecCtx& ctx, Cycles now_c) {
   // (kernels/ubench branch,loop: the target is fetched after the branch resolves).
   const bool taken = (ctx.flow == Flow::Branch && ctx.target != pc + 1) || ctx.flow == Flow::PerLane ||
                      ctx.flow == Flow::Call || ctx.flow == Flow::Ret;
-  if (taken && ctx.mask && M.p.sm_branch_cycles >= 1) next += static_cast<uint64_t>(M.p.sm_branch_cycles) - 1;
+  // A call or return costs sm.call_cycles instead: ptxas saves and restores the callee's registers
+  // through the stack around it (kernels/ubench call,call_ret: CALL.REL, STL/LDL, RET.REL).
+  const bool call = ctx.flow == Flow::Call || ctx.flow == Flow::Ret;
+  const double redirect = call ? M.p.sm_call_cycles : M.p.sm_branch_cycles;
+  if (taken && ctx.mask && redirect >= 1) next += static_cast<uint64_t>(redirect) - 1;
   // Perturbed: latencies may be a few cycles longer (never shorter: still legal timing).
   w->set_ready_at(max(w->ready_at(), Cycles(next + part_->jitter(3))));
   tm.role_flags |= t.flags & (timing::kFlagMmaRole | timing::kFlagTmaRole | timing::kFlagEpilogue);

@@ -13,6 +13,9 @@
 //                                   CTA's own / the peer CTA's shared memory (cluster of 2)
 //   sync,fence_acq_rel_gpu.cycles / fence_sc_gpu.cycles   fence.acq_rel.gpu / fence.sc.gpu, one thread
 //   sync,fence_proxy_async.cycles   fence.proxy.async.shared::cta
+//   sync,fence_acq_rel_cluster.cycles / fence_acq_rel_cta.cycles   the same at cluster / CTA scope
+//   sync,fence_acq_rel_gpu_after_store.cycles   st.global then fence.acq_rel.gpu: a fence that has
+//                                   a store to wait for
 //   sync,mbar_arrive_S_T.issue      one thread of CTA 0 of a cluster of 2: mbarrier.arrive.S.cluster
 //                                   back to back on a never-completing barrier of its own CTA (T =
 //                                   local) or of the peer (T = remote, a mapa address); S = release
@@ -148,6 +151,12 @@ __global__ void k_fence(uint64_t* out) {
     if (KIND == 0) asm volatile("fence.acq_rel.gpu;" ::: "memory");
     if (KIND == 1) asm volatile("fence.sc.gpu;" ::: "memory");
     if (KIND == 2) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if (KIND == 3) asm volatile("fence.acq_rel.cluster;" ::: "memory");
+    if (KIND == 4) asm volatile("fence.acq_rel.cta;" ::: "memory");
+    if (KIND == 5) {  // a global store outstanding before each fence
+      asm volatile("st.global.u32 [%0], %1;" ::"l"(out + 1), "r"(i) : "memory");
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    }
   }
   out[0] = clock64_() - t0;
 }
@@ -225,6 +234,10 @@ void run_sync() {
   fence(k_fence<0, 32>, k_fence<0, 64>, "fence_acq_rel_gpu.cycles", "fence.acq_rel.gpu back to back, one thread");
   fence(k_fence<1, 32>, k_fence<1, 64>, "fence_sc_gpu.cycles", "fence.sc.gpu back to back, one thread");
   fence(k_fence<2, 32>, k_fence<2, 64>, "fence_proxy_async.cycles", "fence.proxy.async.shared::cta back to back");
+  fence(k_fence<3, 32>, k_fence<3, 64>, "fence_acq_rel_cluster.cycles", "fence.acq_rel.cluster back to back, one thread (no cluster launch)");
+  fence(k_fence<4, 32>, k_fence<4, 64>, "fence_acq_rel_cta.cycles", "fence.acq_rel.cta back to back, one thread");
+  fence(k_fence<5, 32>, k_fence<5, 64>, "fence_acq_rel_gpu_after_store.cycles",
+        "st.global.u32 then fence.acq_rel.gpu, back to back, one thread: a fence with one store outstanding");
   {
     cudaLaunchAttribute attr[1];
     const cudaLaunchConfig_t cfg = cluster_cfg(2, 1, 32, attr);

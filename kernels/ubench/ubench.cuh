@@ -86,5 +86,6 @@ void run_sync();
 void run_tensor();
 void run_launch();
 void run_cold();
+void run_gaps();
 
 }  // namespace ub

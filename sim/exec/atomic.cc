@@ -162,8 +162,15 @@ void exec_scalar(ExecCtx& c, const ExecInstr& in) {
       deferred = true;
     }
   });
-  c.latency = timing::shared_atomic_latency(c, where_addr, shared_lanes, N);
-  if (deferred) sleep_until_boundary(c, timing::global_atomic_latency(c, where_addr, global_lanes));
+  constexpr timing::AtomKind kind =
+      Op == AOp::Cas ? timing::AtomKind::Cas
+      : Op != AOp::Add ? timing::AtomKind::Int
+      : T == AType::F64 ? timing::AtomKind::F64
+      : (T == AType::F16 || T == AType::BF16) ? timing::AtomKind::Emulated16
+      : (T == AType::F32 || T == AType::F16x2 || T == AType::BF16x2) ? timing::AtomKind::Float
+      : timing::AtomKind::Int;
+  c.latency = timing::shared_atomic_latency(c, where_addr, shared_lanes, N, kind);
+  if (deferred) sleep_until_boundary(c, timing::global_atomic_latency(c, where_addr, global_lanes, kind));
 }
 
 // ---- .b128 (cas, exch; sm_90+) -------------------------------------------------------------

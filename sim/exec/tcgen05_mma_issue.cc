@@ -75,10 +75,13 @@ std::string violations_text(const isa::Violations& v) {
   return r;
 }
 
-// Builds the shared-memory plan of an operand (rows x K of one CTA) and checks its footprint.
-std::vector<isa::SmemLocation> plan_operand(ExecCtx& c, int lane, uint64_t raw, isa::Arch arch, isa::Major major,
-                                            isa::ElementFormat fmt, uint32_t rows, uint32_t K, const char* name,
-                                            const Cta& cta) {
+// Builds the shared-memory plan of an operand (rows x K of one CTA) and checks its footprint; a
+// descriptor planned before for this CTA (same rows, K, format and major) reuses that plan, which
+// the same checks accepted.
+SmemPlanRef plan_operand(ExecCtx& c, int lane, uint64_t raw, isa::Arch arch, isa::Major major, isa::ElementFormat fmt,
+                         uint32_t rows, uint32_t K, const char* name, const Cta& cta, TcCtaState& st) {
+  const TcCtaState::PlanKey key{raw, rows, K, fmt.bits, fmt.per_16b, static_cast<uint8_t>(major)};
+  if (auto it = st.plans.find(key); it != st.plans.end()) return it->second;
   const isa::SmemDesc sd = isa::decode_smem_desc(raw, arch);
   auto L = isa::CanonicalLayout::make(sd, fmt, major);
   if (!L)
@@ -88,15 +91,21 @@ std::vector<isa::SmemLocation> plan_operand(ExecCtx& c, int lane, uint64_t raw, 
     c.fail(lane, fmt::format("tcgen05.mma: {} is K-major {} with {} elements per swizzle row, but one MMA reads K = "
                              "{} (PTX ISA §9.7.16.3)",
                              name, isa::layout_label(sd.layout), L->max_k(), K));
-  std::vector<isa::SmemLocation> plan(size_t{rows} * K);
-  L->locate_tile(0, rows, 0, K, plan.data());
+  auto plan = std::make_shared<SmemOperandPlan>();
+  plan->at.resize(size_t{rows} * K);
+  L->locate_tile(0, rows, 0, K, plan->at.data());
   const uint32_t bytes = std::max<uint32_t>(1, fmt.bits / 8);
-  for (const isa::SmemLocation& l : plan)
+  uint32_t lo = ~0u, hi = 0;
+  for (const isa::SmemLocation& l : plan->at) {
     if (l.byte + bytes > cta.smem_bytes())
       c.fail(lane, fmt::format("tcgen05.mma: operand {} (descriptor 0x{:016x}: {}) reads shared address 0x{:x}, "
                                "outside {}'s {} bytes of shared memory",
                                name, raw, L->describe(), l.byte, cta.name(), cta.smem_bytes()));
-  return plan;
+    lo = std::min(lo, l.byte), hi = std::max(hi, l.byte + bytes);
+  }
+  plan->lo = plan->at.empty() ? 0 : lo, plan->hi = hi;
+  if (st.plans.size() >= TcCtaState::kMaxPlans) st.plans.clear();
+  return st.plans.emplace(key, std::move(plan)).first->second;
 }
 
 void check_tmem_columns(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, uint32_t col0, uint32_t cols,
@@ -379,20 +388,20 @@ void issue(ExecCtx& c, const ExecInstr& in, int lane) {
     auto fa = isa::smem_element_format(s.atype, kind);
     if (!fa) c.fail(lane, "tcgen05.mma: A: " + fa.error().message);
     op->a_fmt = *fa;
-    op->a_plan = plan_operand(c, lane, a_raw, arch, id.a_major, *fa, op->m / cg, K, "A", *c.cta);
+    op->a_plan = plan_operand(c, lane, a_raw, arch, id.a_major, *fa, op->m / cg, K, "A", *c.cta, tc.cta(*c.cta));
   }
   auto fb = isa::smem_element_format(s.btype, kind);
   if (!fb) c.fail(lane, "tcgen05.mma: B: " + fb.error().message);
   op->b_fmt = *fb;
-  op->b_plan = plan_operand(c, lane, b_raw, arch, id.b_major, *fb, op->n / cg, op->kb, "B", *c.cta);
+  op->b_plan = plan_operand(c, lane, b_raw, arch, id.b_major, *fb, op->n / cg, op->kb, "B", *c.cta, tc.cta(*c.cta));
   // The swizzle-bug diagnosis, for operands TMA loaded (each CTA of a pair reads its own half).
   for (int x = 0; x < cg; ++x) {
     const Cta& owner = *ctas[x];
     if (!c.checking() || !owner.smem_origin_if_any()) continue;
     auto& seen = op->units[x]->cta(owner).diagnosed;
     if (!a_tmem)
-      diagnose_operand(c, lane, owner, "A", a_raw, arch, id.a_major, op->a_fmt, op->m / cg, K, op->a_plan, seen);
-    diagnose_operand(c, lane, owner, "B", b_raw, arch, id.b_major, op->b_fmt, op->n / cg, op->kb, op->b_plan, seen);
+      diagnose_operand(c, lane, owner, "A", a_raw, arch, id.a_major, op->a_fmt, op->m / cg, K, op->a_plan->at, seen);
+    diagnose_operand(c, lane, owner, "B", b_raw, arch, id.b_major, op->b_fmt, op->n / cg, op->kb, op->b_plan->at, seen);
   }
 
   // ---- scale factors (§9.7.16.10.7) ----
@@ -467,16 +476,10 @@ void issue(ExecCtx& c, const ExecInstr& in, int lane) {
     for (int x = 0; x < cg; ++x) check_ldst_hazards(c, lane, *op->units[x], *ctas[x], reads, d_range);
 
   // The shared-memory byte ranges the async proxy reads until the MMA completes (checker).
-  auto hull = [](const std::vector<isa::SmemLocation>& plan, const isa::ElementFormat& f) {
-    uint32_t lo = ~0u, hi = 0;
-    const uint32_t bytes = std::max<uint32_t>(1, f.bits / 8);
-    for (const isa::SmemLocation& l : plan) lo = std::min(lo, l.byte), hi = std::max(hi, l.byte + bytes);
-    return std::pair{lo, hi};
-  };
-  // (a pass over every operand element: only when checking, not on the --no-check path)
-  const bool a_smem = c.checking() && !a_tmem && !op->a_plan.empty(), b_smem = c.checking() && !op->b_plan.empty();
-  const auto a_hull = a_smem ? hull(op->a_plan, op->a_fmt) : std::pair{0u, 0u};
-  const auto b_hull = b_smem ? hull(op->b_plan, op->b_fmt) : std::pair{0u, 0u};
+  const bool a_smem = c.checking() && !a_tmem && op->a_plan && !op->a_plan->at.empty();
+  const bool b_smem = c.checking() && op->b_plan && !op->b_plan->at.empty();
+  const auto a_hull = a_smem ? std::pair{op->a_plan->lo, op->a_plan->hi} : std::pair{0u, 0u};
+  const auto b_hull = b_smem ? std::pair{op->b_plan->lo, op->b_plan->hi} : std::pair{0u, 0u};
 
   // ---- issue: the tensor core owns the datapath and the completion ----
   const Cycles done = tc.issue_mma(*c.part, c.now, std::move(op));

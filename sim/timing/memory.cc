@@ -60,7 +60,8 @@ uint64_t translate(const Model& M, SmTiming& S, uint64_t addr) {
   return S.pages.insert(page).second ? static_cast<uint64_t>(M.p.tlb_miss_cycles) : 0;
 }
 
-uint64_t shared_cost(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, bool atomic) {
+uint64_t shared_cost(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, bool atomic,
+                     AtomKind kind = AtomKind::Int) {
   const Model& M = *c.launch->timing;
   SmTiming& S = c.sm->timing();
   const uint64_t now_q = c.now.count() * kQ;
@@ -74,7 +75,14 @@ uint64_t shared_cost(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t s
       for (uint32_t j = 0; j < 32; ++j) k += (mask >> j & 1) && addr[j] / 4 == addr[l] / 4;
       worst = std::max(worst, k);
     }
-    serial = static_cast<uint64_t>((worst - 1) * M.p.smem_atom_same_word_cycles + 0.5);
+    // Floating-point adds are a compare-and-swap loop in SASS (ATOMS.CAST.SPIN): a fixed cost per
+    // warp instruction and a retry per extra lane on a word (kernels/ubench atom_shared_add_* rows).
+    const bool f64 = kind == AtomKind::F64;
+    const bool fp = f64 || kind == AtomKind::Float || kind == AtomKind::Emulated16;
+    const double per_lane = !fp ? M.p.smem_atom_same_word_cycles
+                                : (f64 ? M.p.smem_atom_f64_same_word_cycles : M.p.smem_atom_f32_same_word_cycles);
+    const double fixed = !fp ? 0.0 : (f64 ? M.p.smem_atom_f64_cycles : M.p.smem_atom_f32_cycles) - wf;
+    serial = static_cast<uint64_t>((worst - 1) * per_lane + std::max(0.0, fixed) + 0.5);
   }
   const uint64_t start = std::max(now_q, S.smem_free_q);
   const uint64_t busy = wf * kQ + serial * kQ;
@@ -88,6 +96,18 @@ struct Line {
   uint64_t line;
   uint8_t sectors;
 };
+
+// The sectors an L2 miss fetches from DRAM: those asked for, widened to aligned l2.fill_bytes
+// groups (H200: 64 bytes, kernels/ubench sector,after_miss_* rows).
+uint8_t fill_sectors(const Model& M, uint8_t want) {
+  const uint32_t group = std::clamp<uint32_t>(static_cast<uint32_t>(M.p.l2_fill_bytes / 32), 1, 4);
+  uint8_t fill = want;
+  for (uint32_t g = 0; g < 4; g += group) {
+    const uint8_t m = static_cast<uint8_t>(((1u << group) - 1) << g);
+    if (want & m) fill |= m;
+  }
+  return fill;
+}
 
 uint64_t global_cost(ExecCtx& c, const Line* lines, uint32_t n, bool bypass, bool store) {
   const Model& M = *c.launch->timing;
@@ -134,14 +154,21 @@ uint64_t global_cost(ExecCtx& c, const Line* lines, uint32_t n, bool bypass, boo
         if (store) {
           // A write allocates in the L2 without reading DRAM (write-back); it costs L2 bandwidth.
           lat = static_cast<uint64_t>(M.p.l2_latency) + q2;
-        } else {
-          P.hbm_bytes += bytes;
-          lat = static_cast<uint64_t>(M.p.hbm_latency) + std::max(q2, queue(P.hbm_free_q, P.hbm_share, bytes, now_q));
         }
+        uint8_t fill = want;
+        if (!store) {
+          fill = fill_sectors(M, want);
+          const uint64_t fill_bytes = 32ull * static_cast<uint64_t>(__builtin_popcount(fill));
+          P.hbm_bytes += fill_bytes;
+          lat = static_cast<uint64_t>(M.p.hbm_latency) + std::max(q2, queue(P.hbm_free_q, P.hbm_share, fill_bytes, now_q));
+        }
+        // The widened sectors are in the L2 once the fill lands (the next quantum's view); a request
+        // for one of them while the miss is in flight is not served by it (not measured: the
+        // ubench loads 4000 cycles after the miss; the model keeps such a request a miss).
         PartitionTiming::Pending& pe = P.pending[line];
         pe.ready = std::max(pe.ready, now + lat);
         pe.sectors |= want;
-        P.fills.push_back(line << 4 | want);
+        P.fills.push_back(line << 4 | fill);
       }
       if (!store && !bypass) S.l1.insert(line, want);
     }
@@ -261,7 +288,7 @@ void note_access(ExecCtx& c, Space space, const uint64_t* addr, uint32_t mask, u
   if (!store) c.latency = static_cast<uint32_t>(std::max<uint64_t>(c.latency, lat));
 }
 
-uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask) {
+uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, AtomKind kind) {
   const Model& M = *c.launch->timing;
   PartitionTiming& P = c.part->timing();
   SmTiming& S = c.sm->timing();
@@ -277,23 +304,25 @@ uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask) 
         first = std::min(first, j);
       }
     if (first != l) continue;  // one queue entry per word
-    // The L2's atomic unit performs the word's operations one after another (kernels/ubench
-    // mem,red_global_same: 1.35 per ns), across warps too (this partition's view).
+    // The L2's atomic unit performs the word's operations one after another, at the rate of the
+    // operation's kind (kernels/ubench mem,red_global_same: 1.35 per ns for integers; gaps.cu atom
+    // rows: f32 0.56 per ns, cas), across warps too (this partition's view).
     uint64_t& free = P.atom_word_free[addr[l] / 8];
     const uint64_t arrive = now + static_cast<uint64_t>(M.p.atom_latency) / 2;
     const uint64_t start = std::max(arrive, free);
-    free = start + static_cast<uint64_t>(k * M.atom_same_word_cycles + 0.5);
+    free = start + static_cast<uint64_t>(k * M.atom_word_cycles(kind) + 0.5);
     worst = std::max(worst, free - arrive);
   }
-  return static_cast<uint32_t>(static_cast<uint64_t>(M.p.atom_latency) + worst + tlb);
+  const uint64_t emulated = kind == AtomKind::Emulated16 ? static_cast<uint64_t>(M.p.atom_emulated_cycles) : 0;
+  return static_cast<uint32_t>(static_cast<uint64_t>(M.p.atom_latency) + worst + tlb + emulated);
 }
 
 uint32_t global_read_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, bool bypass_l1) {
   return mask ? static_cast<uint32_t>(global_lines_cost(c, addr, mask, size, bypass_l1, false)) : 0;
 }
 
-uint32_t shared_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size) {
-  return mask ? static_cast<uint32_t>(shared_cost(c, addr, mask, size, true)) : 0;
+uint32_t shared_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, AtomKind kind) {
+  return mask ? static_cast<uint32_t>(shared_cost(c, addr, mask, size, true, kind)) : 0;
 }
 
 GlobalReader::GlobalReader(ExecCtx& c) : c_(&c) {}
@@ -321,11 +350,12 @@ void GlobalReader::add(uint64_t addr, uint64_t n) {
     }
     ++P.l2_misses;
     hit_ = false;
-    miss_bytes_ += 32ull * static_cast<uint64_t>(__builtin_popcount(want));
+    const uint8_t fill = fill_sectors(M, want);
+    miss_bytes_ += 32ull * static_cast<uint64_t>(__builtin_popcount(fill));
     PartitionTiming::Pending& pe = P.pending[line];
     pe.ready = std::max(pe.ready, now + static_cast<uint64_t>(M.p.tma_hbm_latency));
     pe.sectors |= want;
-    P.fills.push_back(line << 4 | want);
+    P.fills.push_back(line << 4 | fill);
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "isa/ptx/modifiers.h"
 #include "sim/cycles.h"
+#include "sim/timing/model.h"
 
 namespace tcsim::sim {
 struct ExecCtx;
@@ -28,11 +29,12 @@ void note_access(ExecCtx& c, isa::ptx::Space space, const uint64_t* addr, uint32
                  uint8_t flags);
 // An atomic (atom/red) on global memory by the lanes of `mask`: the cycles until the old values
 // are back (same-word lanes serialise at the L2).
-uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask);
+uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, AtomKind kind = AtomKind::Int);
 // A read of global memory by the lanes of `mask` (cp.async): cycles until its data is back.
 uint32_t global_read_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, bool bypass_l1);
 // An atomic on shared memory (.shared::cta offsets): its wavefronts and same-word serialisation.
-uint32_t shared_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size);
+uint32_t shared_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size,
+                               AtomKind kind = AtomKind::Int);
 
 // Global memory read by an asynchronous engine (TMA, cp.async) of SM `c.sm`: the bytes
 // [addr, addr + n) -> {all in L2?, extra cycles of translation and bandwidth queueing}. Records L2

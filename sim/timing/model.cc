@@ -71,6 +71,9 @@ Model::Model(const models::timing::Profile& prof, double clock) : p(prof) {
   hbm_bytes_per_clk = p.hbm_bandwidth * 1e3 / clock_mhz;
   l2_bytes_per_clk = p.l2_bandwidth * 1e3 / clock_mhz;
   atom_same_word_cycles = p.atom_same_word_ns * clock_mhz * 1e-3;
+  atom_float_same_word_cycles = p.atom_float_same_word_ns * clock_mhz * 1e-3;
+  atom_f64_same_word_cycles = p.atom_f64_same_word_ns * clock_mhz * 1e-3;
+  atom_cas_same_word_cycles = p.atom_cas_same_word_ns * clock_mhz * 1e-3;
 }
 
 Model::Tcgen05Mma Model::tcgen05_mma(int cta_group, uint32_t m, uint32_t n, bool ts) const {

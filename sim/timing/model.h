@@ -22,6 +22,12 @@ struct PipeCost {
   uint32_t interval_q = kQ; // the sub-partition's pipe is busy this long per warp instruction
 };
 
+// What an atomic costs by its operation and type (kernels/ubench/gaps.cu atom rows): integer
+// operations, f32/f16x2/bf16x2 adds and f64 adds are performed by the L2 (each at its own rate on
+// one word), cas too; scalar f16/bf16 adds are a load + cas loop in SASS (Emulated16). In shared
+// memory every floating-point add is a compare-and-swap loop (ATOMS.CAST.SPIN).
+enum class AtomKind : uint8_t { Int, Float, F64, Cas, Emulated16 };
+
 class Model {
  public:
   // `clock_mhz` > 0 pins the clock (bandwidths given in GB/s become bytes per SM cycle at it);
@@ -31,10 +37,23 @@ class Model {
   const models::timing::Profile& p;
   double clock_mhz;               // the clock used to convert ns and GB/s into cycles
   bool clock_pinned = false;
+  bool steady_clock = false;      // DeviceOptions::steady_clock (set after construction)
   PipeCost pipe[kNumPipes];
   double hbm_bytes_per_clk = 0;   // GPU-wide, per SM cycle
   double l2_bytes_per_clk = 0;
-  double atom_same_word_cycles = 0;
+  double atom_same_word_cycles = 0;        // integer operations on one word, per operation
+  double atom_float_same_word_cycles = 0;  // f32 / f16x2 / bf16x2 add (and the emulated 16-bit adds)
+  double atom_f64_same_word_cycles = 0;
+  double atom_cas_same_word_cycles = 0;
+  // The L2 cycles one atomic operation of `kind` holds its word.
+  double atom_word_cycles(AtomKind kind) const {
+    switch (kind) {
+      case AtomKind::Float: case AtomKind::Emulated16: return atom_float_same_word_cycles;
+      case AtomKind::F64: return atom_f64_same_word_cycles;
+      case AtomKind::Cas: return atom_cas_same_word_cycles;
+      default: return atom_same_word_cycles;
+    }
+  }
 
   // Cycles of one tcgen05.mma (PTX ISA §9.7.16.10) by the published B200 formulas: the initiation
   // interval (the SM's tensor pipe is busy), the shared-memory port cycles its operand reads take,

@@ -16,6 +16,14 @@ double kernel_seconds(const Model& M, uint64_t cycles, bool tensor_bound, std::s
                              : fmt::format("{:.0f} MHz (clock.boost_mhz; not tensor-bound)", M.clock_mhz);
     return static_cast<double>(cycles) / (M.clock_mhz * 1e6);
   }
+  if (M.steady_clock) {
+    // A benchmark loop longer than the ramp: the power cap holds the clock at sustained.
+    if (note)
+      *note = fmt::format("{:.0f} MHz (tensor-bound, back-to-back past clock.throttle_after_us: clock.sustained_mhz; "
+                          "--steady-clock)",
+                          p.clock_sustained_mhz);
+    return static_cast<double>(cycles) / (p.clock_sustained_mhz * 1e6);
+  }
   // Tensor-bound: the clock falls linearly from boost to sustained over clock.throttle_after_us
   // (power cap), then stays there: cycles = integral of f(t) dt, solved for t.
   const double b = p.clock_boost_mhz * 1e6, s = p.clock_sustained_mhz * 1e6, tau = p.clock_throttle_after_us * 1e-6;

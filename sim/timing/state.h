@@ -81,6 +81,7 @@ struct SmTiming {
   uint64_t tensor_free_q = 0; // the SM's tensor pipe (wgmma; tcgen05 keeps its own in TensorCore)
   uint64_t tma_free_q = 0;    // TMA fill port
   uint64_t tma_issue_free = 0;  // TMA unit: next cycle it accepts an operation
+  uint64_t tma_req_free_q = 0;  // TMA unit: when it has generated the requests of every box so far (kQ units)
   uint64_t last_store = 0;
   // utilisation counters (cycles, fixed point kQ where noted)
   uint64_t tensor_busy_q = 0, smem_busy_q = 0, tma_busy_q = 0;

@@ -32,13 +32,22 @@ void trace(ExecCtx& c, uint64_t start, uint64_t end, const char* what, uint64_t 
 
 }  // namespace
 
-AsyncTimes tma_load(ExecCtx& c, uint64_t bytes, GlobalReader& reader, Sm* const* dst, uint32_t n, bool multicast) {
+AsyncTimes tma_load(ExecCtx& c, uint64_t bytes, uint64_t rows, GlobalReader& reader, Sm* const* dst, uint32_t n,
+                    bool multicast) {
   const Model& M = *c.launch->timing;
   const uint64_t now = c.now.count();
   const uint64_t issued = issue_slot(c, M);
   const GlobalRead g = reader.finish();
   const double base = (g.l2_hit ? M.p.tma_l2_latency : M.p.tma_hbm_latency) + static_cast<double>(g.extra);
   uint64_t land = issued + static_cast<uint64_t>(base + static_cast<double>(bytes) / M.p.tma_stream_bytes_per_clk);
+  if (rows && M.p.tma_rows_per_clk > 0) {
+    // The unit generates one global request per box row (a row of 16 bytes moves 16 bytes): boxes
+    // queue behind each other's requests, and the last row's data lands a latency after its request.
+    SmTiming& S = c.sm->timing();
+    const uint64_t req_start = std::max(issued * kQ, S.tma_req_free_q);
+    S.tma_req_free_q = req_start + to_q(static_cast<double>(rows) / M.p.tma_rows_per_clk);
+    land = std::max(land, from_q(S.tma_req_free_q).count() + static_cast<uint64_t>(base));
+  }
   const double rate = multicast ? M.p.tma_multicast_bytes_per_clk : M.p.tma_sm_bytes_per_clk;
   for (uint32_t i = 0; i < n; ++i) {
     SmTiming& D = dst[i]->timing();

@@ -25,7 +25,9 @@ struct AsyncTimes {
 
 // A load of `bytes` into the shared memory of the SMs dst[0..n) (several: multicast), whose global
 // bytes `reader` has seen.
-AsyncTimes tma_load(ExecCtx& c, uint64_t bytes, GlobalReader& reader, Sm* const* dst, uint32_t n, bool multicast);
+// `rows`: the box rows of a tensor load (each one global request of the TMA unit), 0 for a bulk copy.
+AsyncTimes tma_load(ExecCtx& c, uint64_t bytes, uint64_t rows, GlobalReader& reader, Sm* const* dst, uint32_t n,
+                    bool multicast);
 // A store / reduce of `bytes` from the executing CTA's shared memory to global memory.
 AsyncTimes tma_store(ExecCtx& c, uint64_t bytes);
 // A bulk copy of `bytes` from the executing CTA's shared memory to a peer CTA's (DSMEM).

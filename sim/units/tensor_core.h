@@ -31,6 +31,7 @@
 #include <set>
 #include <utility>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "isa/ptx/ir.h"
@@ -146,6 +147,12 @@ struct TcCtaState {
   } dealloc;
   std::vector<Cycles> thread_last_done;  // per thread: completion of its last async tcgen05 op
   std::map<std::pair<uint64_t, char>, bool> diagnosed;  // (descriptor, operand) -> misreads? (judged once)
+  // Operand plans by (descriptor, rows, K, element bits, elements per 16 B, major): a kernel cycles
+  // through a few descriptors, so each is planned and footprint-checked once (sim/exec
+  // tcgen05_mma_issue.cc plan_operand; cleared when kMaxPlans are held, so memory stays bounded).
+  using PlanKey = std::tuple<uint64_t, uint32_t, uint32_t, uint8_t, uint8_t, uint8_t>;
+  static constexpr size_t kMaxPlans = 256;
+  std::map<PlanKey, SmemPlanRef> plans;
   std::vector<TcWarpState> warps;
   TcWarpState& warp(uint32_t w) { return warps[w]; }
   TcCollector collector_a, collector_b[4];  // .collector::a, .collector::b0..b3

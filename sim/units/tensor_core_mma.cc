@@ -78,7 +78,8 @@ void fetch_a(const MmaOp& op, Cta* const ctas[2], std::vector<uint32_t>& a) {
       const uint32_t size = ctas[v]->smem_bytes();
       uint32_t* dst = a.data() + static_cast<size_t>(v) * mrows * K;
       const int bits = op.a_fmt.bits;
-      for (size_t i = 0; i < op.a_plan.size(); ++i) dst[i] = read_elem(smem, size, op.a_plan[i], bits);
+      const std::vector<isa::SmemLocation>& plan = op.a_plan->at;
+      for (size_t i = 0; i < plan.size(); ++i) dst[i] = read_elem(smem, size, plan[i], bits);
     }
     return;
   }
@@ -103,7 +104,8 @@ void fetch_b(const MmaOp& op, Cta* const ctas[2], std::vector<uint32_t>& b) {
     const uint32_t size = ctas[v]->smem_bytes();
     uint32_t* dst = b.data() + static_cast<size_t>(v) * nrows * op.kb;
     const int bits = op.b_fmt.bits;
-    for (size_t i = 0; i < op.b_plan.size(); ++i) dst[i] = read_elem(smem, size, op.b_plan[i], bits);
+    const std::vector<isa::SmemLocation>& plan = op.b_plan->at;
+    for (size_t i = 0; i < plan.size(); ++i) dst[i] = read_elem(smem, size, plan[i], bits);
   }
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -28,6 +29,14 @@ namespace tcsim::sim {
 
 class TensorCore;
 
+// The shared-memory plan of one MMA operand in one CTA (rows x K locations, row-major) and the
+// byte range [lo, hi) it reads. Immutable once built: MMAs with the same descriptor share it.
+struct SmemOperandPlan {
+  std::vector<isa::SmemLocation> at;
+  uint32_t lo = 0, hi = 0;
+};
+using SmemPlanRef = std::shared_ptr<const SmemOperandPlan>;
+
 // One tcgen05.mma. For cta_group::2, index v of the arrays is the pair position (%cluster_ctarank
 // & 1): CTA v supplies rows [v*M/2, (v+1)*M/2) of A and columns [v*N/2, (v+1)*N/2) of B from its
 // own shared memory and holds its part of D in its own TMEM (§9.7.16.5, §9.7.16.10.5).
@@ -41,7 +50,7 @@ struct MmaOp {
   // A from TMEM: its layout (a_tmem set).
   bool a_tmem = false;
   isa::ElementFormat a_fmt{}, b_fmt{};
-  std::vector<isa::SmemLocation> a_plan, b_plan;  // b_plan: per CTA, N/cg columns x K
+  SmemPlanRef a_plan, b_plan;  // b_plan: per CTA, N/cg columns x K
   std::optional<isa::TmemALayout> a_layout;
   std::optional<isa::TmemDLayout> d_layout;
   uint32_t d_col0 = 0;            // first TMEM column of D (d-tmem's column)

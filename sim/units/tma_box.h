@@ -94,6 +94,7 @@ class TileBox {
   template <class Write>
   void store_impl(const uint8_t* smem, uint64_t dim0_limit, Write&& write) const;
   uint64_t row_address(const uint32_t (&i)[5]) const;
+  uint32_t at_byte(uint32_t x, const uint32_t (&i)[5]) const { return layout_.locate(x, i[1], i[2], i[3], i[4]).byte; }
 
   isa::TensorMapParams map_;
   isa::TmaLayout layout_;
@@ -142,18 +143,32 @@ void TileBox::load(uint8_t* smem, Read&& read) const {
   uint8_t row[256 * 8];  // one row of global data (boxDim <= 256, elements <= 8 bytes)
   for_each_row(map_.global_dim[0], [&](const uint32_t (&i)[5], uint64_t addr, uint32_t first, uint32_t count) {
     if (count) read(addr + uint64_t{first} * bits / 8, row, (count * bits + 7) / 8);
+    if (bits >= 8) {
+      // Whole-byte elements: copy each run of elements that lands contiguously in shared memory
+      // (a swizzle moves 16-byte granules, or 8-byte halves, so runs are up to 16 bytes) at once.
+      const uint32_t n = bits / 8;
+      const uint64_t v = fill_;
+      uint32_t x = 0;
+      while (x < e0) {
+        const bool in = x >= first && x < first + count;
+        const uint32_t stop = in ? first + count : (x < first ? first : e0);
+        const uint32_t start = at_byte(x, i);
+        uint32_t end = x + 1;
+        while (end < stop && at_byte(end, i) == start + (end - x) * n) ++end;
+        if (in) {
+          std::memcpy(smem + start, row + (x - first) * n, (end - x) * n);
+        } else {
+          for (uint32_t y = x; y < end; ++y)  // little-endian host (static_assert in tma_box.cc)
+            std::memcpy(smem + start + (y - x) * n, &v, n);
+        }
+        x = end;
+      }
+      return;
+    }
     for (uint32_t x = 0; x < e0; ++x) {
       const bool in = x >= first && x < first + count;
       const isa::SmemLocation at = layout_.locate(x, i[1], i[2], i[3], i[4]);
-      if (bits >= 8) {
-        const uint32_t n = bits / 8;
-        if (in) {
-          std::memcpy(smem + at.byte, row + (x - first) * n, n);
-        } else {
-          const uint64_t v = fill_;
-          std::memcpy(smem + at.byte, &v, n);  // little-endian host (static_assert in tma_box.cc)
-        }
-      } else {
+      {
         // Sub-byte elements (the packed 16U4/16U6 types): bit fields, little-endian in both images.
         uint32_t v = 0;
         if (in) {

@@ -189,7 +189,7 @@ Timing tile_load_timing(ExecCtx& c, const TileBox& box, const std::vector<uint32
     if (addr != ~0ull && count) reader.add(addr + first * bits / 8, (count * bits + 7) / 8);
   });
   const std::vector<Sm*> sms = sms_of(c, ranks);
-  return jittered(c, timing::tma_load(c, box.tx_bytes(), reader, sms.data(), static_cast<uint32_t>(sms.size()), multicast));
+  return jittered(c, timing::tma_load(c, box.tx_bytes(), box.rows(), reader, sms.data(), static_cast<uint32_t>(sms.size()), multicast));
 }
 
 // A bulk load of [src, src + n) into the CTAs of `ranks`.
@@ -197,7 +197,7 @@ Timing bulk_load_timing(ExecCtx& c, uint64_t src, uint32_t n, const std::vector<
   timing::GlobalReader reader(c);
   reader.add(src, n);
   const std::vector<Sm*> sms = sms_of(c, ranks);
-  return jittered(c, timing::tma_load(c, n, reader, sms.data(), static_cast<uint32_t>(sms.size()), multicast));
+  return jittered(c, timing::tma_load(c, n, 0, reader, sms.data(), static_cast<uint32_t>(sms.size()), multicast));
 }
 
 // A store / reduce of `bytes` to global memory; a copy of `bytes` to a peer CTA's shared memory.
@@ -353,7 +353,7 @@ void TmaEngine::tensor_load(ExecCtx& c, int lane, const TensorOp& op) {
                                                                shared_box->smem_hi() - shared_box->smem_lo());
                             race::async_wrote(*cta, shared_box->smem_lo(),
                                               shared_box->smem_hi() - shared_box->smem_lo());
-                            note_tma_box_origin(*cta, *shared_box);  // tcgen05.mma's misread diagnosis
+                            if (L->check) note_tma_box_origin(*cta, *shared_box);  // tcgen05.mma's misread diagnosis
                           });
     post_complete_tx(c, t.land, bar_cta->ref(), mb.offset, shared_box->tx_bytes(), rel, kLoadWhat);
   }

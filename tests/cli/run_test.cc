@@ -39,10 +39,10 @@ struct Scratch {
 TEST_CASE("tcsim run: usage errors exit 2 with one line") {
   auto r = run_tcsim("run");
   CHECK(r.rc == 2);
-  CHECK(has(r, "usage: tcsim run SPEC.json [--out DIR, --golden DIR, --schedule default|random:SEED, --seed N, --schedule-sweep N, --max-steps N, --host-threads N, --max-seconds S, --strict, --trace FILE, --trace-events N, --timing-only, --clock-mhz MHZ, --timing-profile FILE, --sarif FILE, --no-check]"));
+  CHECK(has(r, "usage: tcsim run SPEC.json [--out DIR, --golden DIR, --schedule default|random:SEED, --seed N, --schedule-sweep N, --max-steps N, --host-threads N, --max-seconds S, --strict, --trace FILE, --trace-events N, --timing-only, --clock-mhz MHZ, --steady-clock, --timing-profile FILE, --sarif FILE, --no-check]"));
   r = run_tcsim("run x.json --frobnicate 3");
   CHECK(r.rc == 2);
-  CHECK(has(r, "unknown option '--frobnicate' (options: --out DIR, --golden DIR, --schedule default|random:SEED, --seed N, --schedule-sweep N, --max-steps N, --host-threads N, --max-seconds S, --strict, --trace FILE, --trace-events N, --timing-only, --clock-mhz MHZ, --timing-profile FILE, --sarif FILE, --no-check)"));
+  CHECK(has(r, "unknown option '--frobnicate' (options: --out DIR, --golden DIR, --schedule default|random:SEED, --seed N, --schedule-sweep N, --max-steps N, --host-threads N, --max-seconds S, --strict, --trace FILE, --trace-events N, --timing-only, --clock-mhz MHZ, --steady-clock, --timing-profile FILE, --sarif FILE, --no-check)"));
   r = run_tcsim("run x.json --seed");
   CHECK(r.rc == 2);
   CHECK(has(r, "--seed needs a value (N)"));

@@ -1,6 +1,6 @@
 // tcsim run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N]
 //                     [--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict]
-//                     [--trace FILE] [--trace-events N] [--timing-only] [--clock-mhz MHZ] [--timing-profile FILE]
+//                     [--trace FILE] [--trace-events N] [--timing-only] [--clock-mhz MHZ] [--steady-clock] [--timing-profile FILE]
 //                     [--sarif FILE] [--no-check]
 // Runs a launch spec (docs/launch_spec.md) on the simulator: a thin layer over tools/spec's runner
 // and sim::Device. Findings (docs/findings.md) are summarised on stderr; the timing report
@@ -136,6 +136,10 @@ constexpr OptionDef kOptions[] = {
        if (mhz < 100 || mhz > 5000) throw UsageError(fmt::format("{}: {} MHz is not a plausible SM clock", n, mhz));
        o.device.clock_mhz = static_cast<double>(mhz);
      }},
+    {"--steady-clock", "",
+     "the kernel runs back-to-back past clock.throttle_after_us (a benchmark loop): tensor-bound, it runs at "
+     "clock.sustained_mhz",
+     [](RunOptions& o, std::string_view, std::string_view) { o.device.steady_clock = true; }},
     {"--timing-profile", "FILE", "the GPU's timing parameters from FILE instead of models/timing/<gpu>.txt",
      [](RunOptions& o, std::string_view, std::string_view v) { o.timing_profile = std::string(v); }},
     {"--sarif", "FILE", "write the findings as SARIF 2.1.0 to FILE (one result per rule and site; docs/checker.md)",
@@ -367,7 +371,7 @@ int run_run(Args args) {
 
 TCSIM_COMMAND(run, "run SPEC.json [--out DIR] [--golden DIR] [--schedule default|random:SEED] [--seed N] "
                    "[--schedule-sweep N] [--max-steps N] [--host-threads N] [--max-seconds S] [--strict] [--trace FILE] "
-                   "[--timing-only] [--clock-mhz MHZ] [--timing-profile FILE] [--sarif FILE] [--no-check]   run a launch "
+                   "[--timing-only] [--clock-mhz MHZ] [--steady-clock] [--timing-profile FILE] [--sarif FILE] [--no-check]   run a launch "
                    "spec", run_run);
 
 }  // namespace tcsim::cli
