@@ -1,3 +1,4 @@
+#include "sim/checker/race.h"
 #include "sim/cluster.h"
 
 #include <fmt/format.h>
@@ -101,6 +102,9 @@ int64_t Cluster::barrier_wait_phase(uint32_t rank, const Warp& w, int lane) cons
 void Cluster::barrier_waited(uint32_t rank, const Warp& w, uint32_t lanes) {
   for (uint32_t m = lanes; m; m &= m - 1) arrived_in_[rank][thread_index(rank, w, __builtin_ctz(m))] = 0;
   acquire(rank, bar_done_);
+  // The race detector: an edge through the whole cluster acquires everything the CTA did so far
+  // (sim/checker/race.h).
+  if (Cta* c = ctas_[rank]) race::acquire_all(*c, w.id());
 }
 
 void Cluster::on_lanes_exit(uint32_t rank, Warp& w, uint32_t lanes, Cycles now) {

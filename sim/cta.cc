@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/checker/race.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
 #include "sim/timing/model.h"
@@ -69,6 +70,7 @@ void Cta::check_warp_arrival(Warp& w, int b, Cycles now) {
   if (((w.bar_arrived(b) | w.exited()) & w.valid()) != w.valid()) return;
   w.bar_counted(b) = true;
   ++bars_[b].arrived_warps;
+  race::barrier_arrived(*this, w, b);
   // The barrier unit takes bar.arrive_interval per warp arrival (kernels/ubench bar_sync_W:
   // 14 + 2 cycles per warp on the H200; sim/timing).
   const models::timing::Profile& P = L_->timing->p;
@@ -83,6 +85,17 @@ void Cta::check_complete(int b, Cycles now) {
   if (bs.arrived_warps < needed) return;
   if (bs.red_op != BarRedOp::None) deliver_reduction(bs);
   bs = BarrierState{};
+  if (L_->check) {
+    // The warps waiting at the barrier acquire the join of every arrival (sim/checker/race.h).
+    std::vector<uint32_t> waiting;
+    for (auto& w : warps_)
+      for (const ThreadGroup& g : w->groups())
+        if (g.state == GroupState::AtBarrier && g.barrier == b) {
+          waiting.push_back(w->id());
+          break;
+        }
+    race::barrier_completed(*this, b, waiting);
+  }
   const Cycles release = max(now, bar_unit_free_) + Cycles(static_cast<uint64_t>(L_->timing->p.bar_release_latency));
   for (auto& w : warps_) w->release_barrier(b, release);
 }

@@ -22,6 +22,9 @@ struct TmaCtaState;  // sim/units/tma_cta_state.h
 struct WgmmaState;    // sim/units/wgmma_unit.cc
 struct CpAsyncState;  // sim/exec/cp_async.cc
 struct RegPool;       // sim/exec/setmaxnreg.cc
+namespace race {
+class RaceState;     // sim/checker/race.h
+}
 
 enum class BarRedOp : uint8_t { None, Popc, And, Or };
 
@@ -109,6 +112,7 @@ class Cta {
   std::shared_ptr<WgmmaState> wgmma;      // warpgroups' wgmma queues and groups
   std::shared_ptr<CpAsyncState> cp_async; // per-thread cp.async groups
   std::shared_ptr<RegPool> reg_pool;      // setmaxnreg's per-CTA register pool
+  std::shared_ptr<race::RaceState> race;  // the shared-memory race detector's clocks and shadow
   // clusterlaunchcontrol (sim/exec/clusterlaunchcontrol.cc): the CTA decoded a failed response.
   bool clc_failure_observed = false;
 

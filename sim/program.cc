@@ -718,6 +718,28 @@ Program bind_program(const isa::ptx::Module& m, uint32_t entry, const LoadedSymb
   prog.entry = static_cast<uint32_t>(prog.layout_of[entry]);
   prog.reg_slots = std::move(tables.reg_slot);
   timing::annotate_timing(prog);
+  // The memory-order class of each pc for the race detector (sim/checker/race.h): atom/red are
+  // morally strong (relaxed without .sem), ld/st with .relaxed/.acquire/.release/.volatile/.mmio are
+  // (PTX ISA §8.7; volatile is relaxed at system scope, §8.4).
+  prog.mem_order.assign(prog.code.size(), 0);
+  for (size_t pc = 0; pc < prog.code.size(); ++pc) {
+    const ExecInstr& e = prog.code[pc];
+    if (!e.fn || e.src >= prog.sources.size()) continue;
+    const SourceRef& sr = prog.sources[e.src];
+    if (sr.instr >= m.functions[sr.function].instrs.size()) continue;  // the implicit ret
+    const Instr& in = prog.instr_of(e);
+    const isa::ptx::Sem sem = in.sem;
+    uint8_t o = 0;
+    const bool acq = sem == isa::ptx::Sem::Acquire || sem == isa::ptx::Sem::AcqRel || sem == isa::ptx::Sem::Sc;
+    const bool rel = sem == isa::ptx::Sem::Release || sem == isa::ptx::Sem::AcqRel || sem == isa::ptx::Sem::Sc;
+    const bool strong_sem = sem != isa::ptx::Sem::None && sem != isa::ptx::Sem::Weak;
+    if (in.op == Op::atom) o = 1 | 8 | 16 | (acq ? 2 : 0) | (rel ? 4 : 0);
+    else if (in.op == Op::red) o = 1 | 16 | (rel ? 4 : 0);
+    else if ((in.op == Op::ld || in.op == Op::ldu) && strong_sem) o = 1 | 8 | (acq ? 2 : 0);
+    else if (in.op == Op::st && strong_sem) o = 1 | 16 | (rel ? 4 : 0);
+    prog.mem_order[pc] = o;
+    if (o) prog.has_strong_access = true;
+  }
   return prog;
 }
 

@@ -143,6 +143,10 @@ struct Program {
   // wgmma, tcgen05.mma/.cp): generic shared-memory accesses then feed the proxy checker
   // (sim/checker/proxy.h). Set by those families' binders.
   bool uses_async_proxy = false;
+  // Per pc: the memory-order class of the instruction's accesses (sim/checker/race.h MemOrder:
+  // morally strong, acquire, release), for the race detector; `has_strong_access`: some pc is strong.
+  std::vector<uint8_t> mem_order;
+  bool has_strong_access = false;
   uint32_t max_local_per_lane = 1u << 20;  // stack limit per thread (bytes)
   uint32_t cc_slot = 0;          // predicate slot holding the per-lane carry flag CC.CF (0: unused)
   std::vector<std::string> notes;  // reasons for not-implemented forms (ExecInstr::aux indexes)

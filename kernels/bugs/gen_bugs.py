@@ -70,6 +70,16 @@ BASES = {
     "hw": dict(ptx="kernels/hopper/gemm_bf16.ptx", entry="gemm_bf16_ws",
                spec=spec_plain("kernels/hopper/specs/gemm/gemm_bf16_ws__512x384x512.json"),
                what="Hopper TMA + wgmma warp-specialised GEMM (kernels/hopper/gemm_bf16.cu)"),
+    "mm": dict(ptx="kernels/basic/matmul_tiled.ptx", entry="matmul_tiled",
+               spec=spec_plain("kernels/basic/matmul_tiled.json"),
+               what="shared-memory tiled SGEMM, 16x16 tiles staged by every thread (kernels/basic/matmul_tiled.cu)"),
+    "fh": dict(ptx="kernels/basic/forward_progress.ptx", entry="flag_handoff",
+               spec=spec_plain("kernels/basic/flag_handoff.json"),
+               what="warp-to-warp handoff through shared memory with release/acquire flags "
+                    "(kernels/basic/forward_progress.cu)"),
+    "nb": dict(ptx="kernels/race/named_barrier.ptx", entry="named_barrier_handoff",
+               spec=spec_plain("kernels/race/named_barrier.json"),
+               what="producer/consumer handoff through shared memory on a named barrier (kernels/race/named_barrier.cu)"),
     "tp": dict(ptx="kernels/tma/tma_pipeline.sm_90a.ptx", entry="tma_pipeline",
                spec=spec_plain("kernels/tma/tma_pipeline.json"),
                what="TMA + mbarrier producer/consumer ring (kernels/tma/tma_pipeline.cu)"),
@@ -423,8 +433,46 @@ def pipeline_bugs():
         "hangs once the ring wraps")
 
 
+def race_bugs():
+    """Shared-memory data races between warps (shared-data-race, sim/checker/race.h)."""
+    lds, sts = r"ld\.shared\.f32", r"st\.shared\.f32"
+    bug("mm_no_sync_after_staging", "mm", "the __syncthreads between staging the tiles and reading them is gone",
+        [("delete", r"bar\.sync\s+0;", 0)],
+        {"rule": "shared-data-race", "at": (lds, "all")},
+        "wrong results: threads read tile elements other warps have not stored yet",
+        also={"uninitialised-read": "the first tile's reads come before other warps stored it"})
+    bug("mm_no_sync_after_compute", "mm", "the __syncthreads after the tile's products is gone: the next "
+        "tile's stores overwrite elements other warps still read",
+        [("delete", r"bar\.sync\s+0;", 1)],
+        {"rule": "shared-data-race", "at": (sts, "all")},
+        "wrong results: a fast warp overwrites the tiles while slower warps still multiply them")
+    ldd = r"ld\.shared\.u32"
+    bug("fh_flag_acquire_relaxed", "fh", "the consumer's flag loads are relaxed instead of acquire (no fence after)",
+        [("sub", r"ld\.acquire\.cta\.b32", 0, r"ld\.acquire", "ld.relaxed"),
+         ("sub", r"ld\.acquire\.cta\.b32", 0, r"ld\.acquire", "ld.relaxed")],
+        {"rule": "shared-data-race", "at": (ldd, "all")},
+        "may give wrong results: the data load is not ordered after the flag (PTX ISA §8.8: a relaxed load "
+        "synchronises only with a fence after it); shared memory usually hides it")
+    bug("fh_flag_release_relaxed", "fh", "the producer's flag store is relaxed instead of release (no fence before)",
+        [("sub", r"st\.release\.cta\.b32", 0, r"st\.release", "st.relaxed")],
+        {"rule": "shared-data-race", "at": (ldd, "all")},
+        "may give wrong results: the row's stores are not ordered before the flag (PTX ISA §8.8)")
+    bug("fh_no_flag_init", "fh", "the flags are never cleared (ready[warp] = 0 before the __syncthreads is gone)",
+        [("delete", r"st\.shared\.u32\s+\[%r10\], %r11;", 0)],
+        {"rule": "uninitialised-read", "at": (r"ld\.acquire\.cta\.b32", "all")},
+        "wrong results or a hang: the flags hold whatever an earlier kernel left in shared memory, so a consumer "
+        "may pass its wait before the producer published (tcsim's shared memory starts zeroed, so it runs right)")
+    bug("nb_count_too_small", "nb", "the named barrier counts 64 threads instead of the producers' and consumers' 128",
+        [("sub", r"bar\.arrive 1, 128;", 0, "128", "64"), ("sub", r"bar\.sync 1, 128;", 0, "128", "64")],
+        {"rule": "shared-data-race", "at": (r"st\.shared\.u32", "all")},
+        "wrong results: the two consumer warps complete the barrier by themselves and read the row before the "
+        "producers store it (the producers' stores then race with those reads)",
+        also={"uninitialised-read": "the consumers read the row before anything stored it"})
+
+
 hopper_bugs()
 pipeline_bugs()
+race_bugs()
 
 
 def main():

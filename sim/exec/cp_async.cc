@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/checker/race.h"
 #include "sim/timing/memory.h"
 #include "sim/address_space.h"
 #include "sim/cta.h"
@@ -93,6 +94,7 @@ void land(const std::weak_ptr<CpAsyncState>& weak, Cta* cta, uint32_t w) {
       const int l = __builtin_ctz(lanes);
       lanes &= lanes - 1;
       std::memcpy(cta->shared() + b.dst[l], b.data[l].data(), b.size);
+      race::async_wrote(*cta, b.dst[l], b.size);
     }
     b.landed = true;
     break;  // one batch per event, oldest first (equal latencies keep them in order)

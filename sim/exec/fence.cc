@@ -12,12 +12,17 @@
 // (sim/checker/proxy.h), which reports generic writes read by the async proxy without one.
 #include "isa/ptx/ir.h"
 #include "sim/checker/proxy.h"
+#include "sim/checker/race.h"
 #include "sim/exec/lane_ops.h"
 
 namespace tcsim::sim {
 namespace {
 
 void exec_fence(ExecCtx&, const ExecInstr&) {}
+
+// membar / fence.sc / fence.acq_rel (and the release-only forms): the fence of the release and
+// acquire patterns of PTX ISA §8.8 for the race detector (sim/checker/race.h).
+void exec_fence_order(ExecCtx& c, const ExecInstr&) { race::on_fence(c); }
 
 void exec_fence_proxy_async_shared(ExecCtx& c, const ExecInstr&) {
   proxy::on_proxy_fence(c, c.mask);
@@ -28,7 +33,7 @@ void exec_fence_proxy_async_shared(ExecCtx& c, const ExecInstr&) {
 void bind_fence(BindCtx& b) {
   using isa::ptx::Mod;
   using isa::ptx::Space;
-  b.out.fn = exec_fence;
+  b.out.fn = b.has(Mod::proxy) ? exec_fence : exec_fence_order;
   // fence.mbarrier_init.release.cluster is the only form (ptxas: "requires modifier 'scope'").
   if (b.has(Mod::mbarrier_init) && (b.in.sem != isa::ptx::Sem::Release || b.in.scope != isa::ptx::Scope::Cluster))
     b.fail("fence.mbarrier_init takes .release.cluster");

@@ -36,6 +36,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/checker/race.h"
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/lane_ops.h"
@@ -118,6 +119,7 @@ void exec_arrive(ExecCtx& c, const ExecInstr& in) {
     uint32_t count = 1, tx = 0;
     if (in.aux & kExpectTx) tx = u32(c, in.o[1], lane);
     else if (in.aux & kCount) count = u32(c, in.o[1], lane);
+    race::mbarrier_arrive(c, *t.cta, t.offset);  // release (sim/checker/race.h)
     const uint64_t token = per_lane(lane, [&] {
       return t.cta->mbarriers().arrive(t.offset, count, tx, (in.aux & kDrop) != 0, (in.aux & kNoComplete) != 0,
                                        c.cta->cluster_rank(), what, c.now + Cycles(c.release));

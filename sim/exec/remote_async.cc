@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/checker/race.h"
 #include "sim/timing/model.h"
 #include "sim/cluster.h"
 #include "sim/cta.h"
@@ -81,6 +82,7 @@ void exec_remote_async(ExecCtx& c, const ExecInstr& in) {
                           if (!d || d->done()) return;  // reported by the mbarrier event of this cycle
                           const uint64_t v[4] = {vals0, vals1, vals2, vals3};
                           uint8_t* p = d->shared() + off;
+                          race::async_wrote(*d, off, vec * esize);
                           for (uint32_t k = 0; k < vec; ++k) {
                             uint8_t x[8];
                             std::memcpy(x, &v[k], 8);

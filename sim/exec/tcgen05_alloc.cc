@@ -30,6 +30,7 @@
 //     tcsim frees them (sim/units/tensor_core.cc on_cta_exit).
 #include <bit>
 
+#include "sim/checker/race.h"
 #include "sim/report/report.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/exec/tcgen05_common.h"
@@ -69,6 +70,7 @@ void check_alloc_warp(ExecCtx& c, TcCtaState& st, const char* what) {
 
 void write_addr(Cta& cta, uint32_t dst, uint32_t taddr) {
   std::memcpy(cta.shared() + dst, &taddr, 4);
+  race::async_wrote(cta, dst, 4);  // the alloc unit's write (sim/checker/race.h)
 }
 
 std::string alloc_state(TensorCore& tc) {

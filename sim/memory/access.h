@@ -12,6 +12,7 @@
 #include "isa/ptx/modifiers.h"
 #include "sim/address_space.h"
 #include "sim/checker/proxy.h"
+#include "sim/checker/race.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
 #include "sim/memory/dsmem.h"
@@ -55,6 +56,8 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
   }
   if (const_only && !a->is_const)
     c.fail(lane, fmt::format("ld.const at 0x{:x} reads {}, which is not constant-bank data", addr, a->label));
+  // Strong accesses of global memory are release/acquire edges for the race detector.
+  if (c.prog->has_strong_access && c.checking()) race::on_global_strong(c, lane, addr);
 }
 
 // The bytes [addr, addr + size) of a shared address (sim/memory/dsmem.h). `cluster_scope`: the
@@ -75,7 +78,12 @@ inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, b
                              c.launch->smem.static_bytes, c.launch->smem.dynamic_bytes, c.launch->smem.granularity));
   // The proxy checker sees every generic shared-memory access of a program that also uses the
   // async proxy (TMA, bulk copies, wgmma, tcgen05): sim/checker/proxy.h.
-  if (c.prog->uses_async_proxy && c.checking()) proxy::on_generic_access(c, lane, off, size, write);
+  if (c.checking()) {
+    if (c.prog->uses_async_proxy) proxy::on_generic_access(c, lane, off, size, write);
+    // The race detector and initcheck see every access of the CTA's own shared memory
+    // (sim/checker/race.h).
+    race::on_shared_access(c, lane, off, size, write);
+  }
   return c.cta->shared() + off;
 }
 

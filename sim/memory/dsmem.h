@@ -15,6 +15,7 @@
 
 #include "models/machine/shared_memory.h"
 #include "sim/address_space.h"
+#include "sim/checker/race.h"
 #include "sim/cluster.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
@@ -91,6 +92,8 @@ inline uint8_t* remote_shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t 
     c.fail(lane, fmt::format("out-of-bounds shared::cluster {} of {} bytes at offset 0x{:x} of {}: it has {} bytes "
                              "of shared memory", write ? "store" : "load", size, t.offset,
                              t.cta->cluster().cta_name(t.rank), n));
+  // A peer's store: initialised bytes without a race history there (sim/checker/race.h).
+  if (write) race::async_wrote(*t.cta, t.offset, size);
   return t.cta->shared() + t.offset;
 }
 

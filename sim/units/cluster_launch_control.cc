@@ -1,3 +1,4 @@
+#include "sim/checker/race.h"
 #include "sim/units/cluster_launch_control.h"
 
 #include <algorithm>
@@ -65,6 +66,7 @@ void ClcQueue::resolve_all(std::span<ClcQueue* const> queues, Cycles boundary,
         Cta* c = t.get();
         if (!c || c->done()) return;  // reported by the mbarrier event of this cycle
         std::memcpy(c->shared() + addr, b.data(), 16);
+        race::async_wrote(*c, addr, 16);
       });
       post_mbarrier_complete_tx(*r.part, when, t, r.mbar, 16, nullptr, what);
     }

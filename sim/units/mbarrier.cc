@@ -1,4 +1,5 @@
 // The mbarrier object's rules (PTX ISA §9.7.13.15) and the per-CTA unit. See mbarrier.h.
+#include "sim/checker/race.h"
 #include "sim/units/mbarrier.h"
 
 #include <cstring>
@@ -254,6 +255,7 @@ void MbarrierUnit::observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread) {
   if (thread < b.lane_seen.size() && b.lane_seen[thread] < phase_seen + 1) b.lane_seen[thread] = phase_seen + 1;
   // acquire: the phase's release clocks become the waiter's (DSMEM exit ordering)
   owner_->cluster().acquire(owner_->cluster_rank(), b.done);
+  race::mbarrier_acquire(*owner_, thread / 32, b.addr, b.phase);
 }
 
 void MbarrierUnit::note_update(Mbarrier& b, const char* what, Cycles now) {
@@ -302,6 +304,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
 }
 
 void MbarrierUnit::arrive_released(uint32_t addr, uint32_t count, const VClock* release, const char* what, Cycles now) {
+  race::mbarrier_arrive_unknown(*owner_, addr);  // no warp of this CTA to release from (sim/checker/race.h)
   Mbarrier& b = live(addr, now, what);
   check_lapping(b, what, now);
   note_update(b, what, now);

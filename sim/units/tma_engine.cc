@@ -17,6 +17,7 @@
 // u32/s32/u64/s64/f16/bf16 (signed for the signed types), .inc/.dec for u32 (the atom.inc/dec
 // rules), .and/.or/.xor on the bits. Into global memory they go through the partition's RMW log
 // (sim/memory/rmw_log.h), keyed by the landing cycle and the issuing thread.
+#include "sim/checker/race.h"
 #include "sim/units/tma_engine.h"
 
 #include <algorithm>
@@ -350,6 +351,8 @@ void TmaEngine::tensor_load(ExecCtx& c, int lane, const TensorOp& op) {
                             });
                             cta->tma_state().proxy.async_wrote(shared_box->smem_lo(),
                                                                shared_box->smem_hi() - shared_box->smem_lo());
+                            race::async_wrote(*cta, shared_box->smem_lo(),
+                                              shared_box->smem_hi() - shared_box->smem_lo());
                             if (L->check) note_tma_box_origin(*cta, *shared_box);  // tcgen05.mma's misread diagnosis
                           });
     post_complete_tx(c, t.land, bar_cta->ref(), mb.offset, shared_box->tx_bytes(), rel, kLoadWhat);
@@ -445,6 +448,7 @@ void TmaEngine::bulk_load(ExecCtx& c, int lane, const BulkOp& op) {
                             if (!cta) return land_fault(part, sm, L, now, what);
                             read_global(*part, *L, src, cta->shared() + off, n);
                             cta->tma_state().proxy.async_wrote(off, n);
+                            race::async_wrote(*cta, off, n);
                           });
     post_complete_tx(c, t.land, target->ref(), mb.offset, n, rel, what);
   }
@@ -500,6 +504,7 @@ void TmaEngine::bulk_to_cluster(ExecCtx& c, int lane, const BulkOp& op) {
                             std::memcpy(cta->shared() + off, snap->data(), k);
                           }
                           cta->tma_state().proxy.async_wrote(off, k);
+                          race::async_wrote(*cta, off, k);
                         });
   post_complete_tx(c, t.land, d.cta->ref(), mb.offset, n, rel, what);
 }

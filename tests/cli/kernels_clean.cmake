@@ -5,7 +5,7 @@
 #   printf_formats*, printf_odd     printf-undefined by design (docs/printf.md: formats CUDA leaves undefined)
 set(_clean_a "")
 set(_clean_b "")
-foreach(_d basic cluster launch)
+foreach(_d basic cluster launch race)
   file(GLOB _s ${PROJECT_SOURCE_DIR}/kernels/${_d}/*.json)
   list(APPEND _clean_a ${_s})
 endforeach()

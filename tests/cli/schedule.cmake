@@ -17,3 +17,9 @@ add_test(NAME tcsim_run_schedule_bad
                  "-DEXPECT_REGEX=is not a schedule \\(legal: default, random:SEED\\)"
                  "-DEXTRA=--schedule sometimes" -P ${_expect})
 tcsim_add_golden_test(tcsim_run_schedule_random_golden ${_rd}/add_bias.json ${_rd}/golden ARGS --schedule random:7)
+# The union of the findings of every schedule of a sweep, with the seeds each appeared under: the
+# data load of run_data/flag_peek races with the store only where warp 0's flag store comes first.
+add_test(NAME tcsim_run_schedule_sweep_findings_union
+         COMMAND ${CMAKE_COMMAND} -DTCSIM=$<TARGET_FILE:tcsim> -DSPEC=${_rd}/flag_peek.json -DEXPECT_RC=1
+                 "-DEXPECT_REGEX=findings under 13 schedules .*shared-data-race at [^ ]*flag_peek.ptx:40 with [^ ]*flag_peek.ptx:32 x[0-9]+: under seeds [0-9,]+\n"
+                 "-DEXTRA=--schedule-sweep 12" -P ${_expect})

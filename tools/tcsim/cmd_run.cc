@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -209,17 +211,44 @@ RunOptions parse_options(Args args) {
 
 // --schedule-sweep N (issue 4, "Deterministic by default"): the default order, then random:1..N.
 // Outputs (or an error) that differ from the default order's mean the result depends on the
-// interleaving: a race. Reports the first two differing seeds (0 = the default order) and the diff.
+// interleaving: a race. Reports the first two differing seeds (0 = the default order) and the diff,
+// and the union of the findings of every schedule, each with the seeds it appeared under (a
+// finding of the checker that only one interleaving shows; docs/checker.md "--schedule-sweep").
 template <class Simulate>
 int sweep(const RunOptions& o, Simulate&& simulate) {
   sim::DeviceOptions opts = o.device;
+  // (rule, site line, other line) -> what to print and the seeds it appeared under.
+  struct Seen {
+    std::string line;
+    std::vector<uint64_t> seeds;
+    uint64_t count = 0;
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Seen> seen;
+  auto collect = [&](const spec::RunResult& r, uint64_t seed) {
+    for (const auto& f : r.outcome.findings) {
+      auto at = [](const nlohmann::ordered_json& site) {
+        return site.is_object() ? fmt::format("{}:{}", site.value("ptx", std::string()), site.value("line", 0u))
+                                : std::string("(no instruction)");
+      };
+      const std::string site = at(f["site"]), other = f.contains("other") ? at(f["other"]) : std::string();
+      Seen& e = seen[{f.value("rule", std::string()), site, other}];
+      if (e.line.empty())
+        e.line = fmt::format("[{}] {} at {}{}", f.value("severity", std::string()), f.value("rule", std::string()),
+                             site, other.empty() ? "" : " with " + other);
+      e.seeds.push_back(seed);
+      e.count += f.value("count", uint64_t{0});
+    }
+  };
   const spec::RunResult base = simulate(opts);
+  collect(base, 0);
+  std::string race;  // the first schedule whose outputs differ from the default order's
   for (uint64_t seed = 1; seed <= o.sweep; ++seed) {
     opts.schedule = sim::Schedule::Random;
     opts.seed = seed;
     std::string why;
     try {
       const spec::RunResult r = simulate(opts);
+      collect(r, seed);
       spec::DiffReport d = spec::diff_outputs(base.outputs, r.outputs);
       if (base.outcome.printf_output && r.outcome.printf_output) {
         // The same lines in another order is the same printf output for a GPU, not a race.
@@ -230,8 +259,20 @@ int sweep(const RunOptions& o, Simulate&& simulate) {
     } catch (const std::exception& e) {
       why = fmt::format("seed {} fails: {}\n", seed, e.what());
     }
-    fmt::print("{}: race: the outputs depend on the schedule: seeds 0 (the default order) and {} differ "
-               "(reproduce with --schedule random:{})\n{}", o.spec, seed, seed, why);
+    if (race.empty())
+      race = fmt::format("{}: race: the outputs depend on the schedule: seeds 0 (the default order) and {} differ "
+                         "(reproduce with --schedule random:{})\n{}", o.spec, seed, seed, why);
+  }
+  if (!seen.empty()) {
+    fmt::print("findings under {} schedules (the default order = seed 0, random:1..{}), union:\n", o.sweep + 1, o.sweep);
+    for (const auto& [key, e] : seen) {
+      const std::string seeds = e.seeds.size() == o.sweep + 1 ? std::string("every seed") : fmt::format("seed{} {}", e.seeds.size() == 1 ? "" : "s", fmt::join(e.seeds, ","));
+      fmt::print("  {} x{}: under {}{}\n", e.line, e.count, seeds,
+                 e.seeds.front() == 0 ? "" : fmt::format(" (reproduce with --schedule random:{})", e.seeds.front()));
+    }
+  }
+  if (!race.empty()) {
+    fmt::print("{}", race);
     return 1;
   }
   fmt::print("{}: kernel {}: identical outputs under the default order and {} perturbed schedule{} (random:1..{})\n",
