@@ -135,6 +135,30 @@ void report_race(ExecCtx& c, int lane, uint32_t word_addr, const Access& a, bool
   }, a.src, variant);
 }
 
+// The release/acquire edges of a morally strong access to `key` (PTX ISA §8.8): an acquire joins
+// the location's clock; a relaxed load keeps it pending for a later fence; a release publishes the
+// warp's clock; a relaxed store publishes what the warp's last fence covered.
+void sync_edges(RaceState& s, uint32_t warp, uint64_t key, uint8_t order) {
+  if (order & kAcquire) {
+    if (auto* v = s.sync(key, false)) s.join_into(warp, v->data());
+    else if (s.sync_degraded()) s.acquire_all(warp);
+  } else if (order & kLoads) {
+    if (auto* v = s.sync(key, false)) {
+      auto& p = s.pending(warp);
+      if (p.empty()) p.assign(s.warps(), 0);
+      for (uint32_t u = 0; u < s.warps(); ++u) p[u] = std::max(p[u], (*v)[u]);
+    } else if (s.sync_degraded()) {
+      s.acquire_all(warp);
+    }
+  }
+  if (order & kRelease) {
+    if (auto* v = s.sync(key, true)) s.release(warp, *v);
+  } else if ((order & kStores) && !s.fenced(warp).empty()) {
+    if (auto* v = s.sync(key, true))
+      for (uint32_t u = 0; u < s.warps(); ++u) (*v)[u] = std::max((*v)[u], s.fenced(warp)[u]);
+  }
+}
+
 }  // namespace
 
 void on_shared_access(ExecCtx& c, int lane, uint32_t off, uint32_t n, bool write) {
@@ -180,25 +204,7 @@ void on_shared_access(ExecCtx& c, int lane, uint32_t off, uint32_t n, bool write
   if (order & kStrong) {
     // Morally strong accesses do not race with each other (§8.7); they are the release/acquire
     // edges of §8.8 on their location.
-    const uint64_t key = (uint64_t{1} << 63) | (off & ~3u);
-    if (order & kAcquire) {
-      if (auto* v = s.sync(key, false)) s.join_into(warp, v->data());
-      else if (s.sync_degraded()) s.acquire_all(warp);
-    } else if (order & kLoads) {
-      if (auto* v = s.sync(key, false)) {
-        auto& p = s.pending(warp);
-        if (p.empty()) p.assign(s.warps(), 0);
-        for (uint32_t u = 0; u < s.warps(); ++u) p[u] = std::max(p[u], (*v)[u]);
-      } else if (s.sync_degraded()) {
-        s.acquire_all(warp);
-      }
-    }
-    if (order & kRelease) {
-      if (auto* v = s.sync(key, true)) s.release(warp, *v);
-    } else if ((order & kStores) && !s.fenced(warp).empty()) {
-      if (auto* v = s.sync(key, true))
-        for (uint32_t u = 0; u < s.warps(); ++u) (*v)[u] = std::max((*v)[u], s.fenced(warp)[u]);
-    }
+    sync_edges(s, warp, (uint64_t{1} << 63) | (off & ~3u), order);
     return;
   }
 
@@ -257,25 +263,7 @@ void on_global_strong(ExecCtx& c, int /*lane*/, uint64_t addr) {
   if (!(order & kStrong)) return;
   RaceState& s = state(*c.cta);
   const uint32_t warp = c.warp->id();
-  const uint64_t key = addr & ~uint64_t{3} & ~(uint64_t{1} << 63);
-  if (order & kAcquire) {
-    if (auto* v = s.sync(key, false)) s.join_into(warp, v->data());
-    else if (s.sync_degraded()) s.acquire_all(warp);
-  } else if (order & kLoads) {
-    if (auto* v = s.sync(key, false)) {
-      auto& p = s.pending(warp);
-      if (p.empty()) p.assign(s.warps(), 0);
-      for (uint32_t u = 0; u < s.warps(); ++u) p[u] = std::max(p[u], (*v)[u]);
-    } else if (s.sync_degraded()) {
-      s.acquire_all(warp);
-    }
-  }
-  if (order & kRelease) {
-    if (auto* v = s.sync(key, true)) s.release(warp, *v);
-  } else if ((order & kStores) && !s.fenced(warp).empty()) {
-    if (auto* v = s.sync(key, true))
-      for (uint32_t u = 0; u < s.warps(); ++u) (*v)[u] = std::max((*v)[u], s.fenced(warp)[u]);
-  }
+  sync_edges(s, warp, addr & ~uint64_t{3} & ~(uint64_t{1} << 63), order);
 }
 
 void on_fence(ExecCtx& c) {
