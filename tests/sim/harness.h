@@ -3,12 +3,23 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "sim/api.h"
 
 namespace tcsim::test {
+
+// The text of the SimError `f` throws (a launch the simulator ends), or "(no error)".
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const sim::SimError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 // Kernel parameters laid out as the driver does: each value at its natural alignment.
 class Params {

@@ -15,14 +15,7 @@ using namespace tcsim;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const sim::SimError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 const char* kKernels = R"(
 .visible .entry spin_flag(.param .u64 flag)
