@@ -148,6 +148,19 @@ bool Sm::timing_ready(Sub& s, Warp* w, Cycles now) {
     need = pf;
     why = timing::Stall::Pipe;
   }
+  // Back-pressure (sim/timing/unit_queue.h): an operation for a unit whose queue is full issues
+  // when the oldest one there completes.
+  if (t.queue != timing::QueueKind::None) {
+    const bool tc = t.queue == timing::QueueKind::TensorCore;
+    const timing::Model& M = *part_->launch().timing;
+    timing::UnitQueue& q = tc ? tsm_.tc_queue : tsm_.tma_queue;
+    const uint64_t depth = static_cast<uint64_t>(tc ? M.p.tc_queue_depth : M.p.tma_queue_depth);
+    const uint64_t free = q.free_at(now.count(), depth);
+    if (free > need) {
+      need = free;
+      why = tc ? timing::Stall::TensorQueue : timing::Stall::TmaQueue;
+    }
+  }
   if (need <= now.count()) return true;
   w->set_ready_at(Cycles(need));
   tm.reason = why;

@@ -87,5 +87,6 @@ void run_tensor();
 void run_launch();
 void run_cold();
 void run_gaps();
+void run_tma_queue();
 
 }  // namespace ub

@@ -264,6 +264,10 @@ void annotate_timing(Program& prog) {
       t.flags |= store ? kFlagEpilogue : kFlagTmaRole;
     }
     if (in.op == Op::tcgen05_ld || in.op == Op::cp_reduce_async_bulk_tensor) t.flags |= kFlagEpilogue;
+    if (in.op == Op::tcgen05_mma || in.op == Op::tcgen05_cp || in.op == Op::tcgen05_shift) t.queue = QueueKind::TensorCore;
+    if (in.op == Op::cp_async_bulk || in.op == Op::cp_async_bulk_tensor || in.op == Op::cp_reduce_async_bulk ||
+        in.op == Op::cp_reduce_async_bulk_tensor)
+      t.queue = QueueKind::Tma;
     if (t.pipe == Pipe::Mma) t.units = mma_units(in, &t.flops);
     const std::vector<uint32_t>& slots = prog.reg_slots[sr.function];
     std::vector<Ref> srcs, dsts;

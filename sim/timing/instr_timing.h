@@ -47,11 +47,20 @@ enum : uint8_t {
   kFlagReleaseGpu = 1 << 6,
 };
 
+// The unit queue an instruction enters (sim/timing/unit_queue.h): an issue into a full queue waits
+// (the warp stalls, timing::Stall::TensorQueue / TmaQueue) until the oldest operation completes.
+enum class QueueKind : uint8_t {
+  None,
+  TensorCore,  // tcgen05.mma, tcgen05.cp, tcgen05.shift (tcgen05.queue_depth)
+  Tma,         // cp.async.bulk{.tensor}, cp.reduce.async.bulk{.tensor} (tma.queue_depth)
+};
+
 struct InstrTiming {
   uint32_t dep_off = 0;       // Program::timing_deps index of the first source, then the destinations
   uint8_t nsrc = 0, ndst = 0;
   Pipe pipe = Pipe::Alu;
   uint8_t flags = 0;
+  QueueKind queue = QueueKind::None;
   uint16_t units = 1;         // Mma: 32-byte K units of the shape; TmemLd: 32-bit columns per lane
   uint32_t flops = 0;         // Mma: 2 * M * N * K of one warp's mma.sync (the report's FLOP count)
 };

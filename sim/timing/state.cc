@@ -17,6 +17,8 @@ const char* stall_name(Stall s) {
     case Stall::AsyncWait: return "async wait (wgmma / copies / alloc)";
     case Stall::Fence: return "fence";
     case Stall::Sleep: return "sleep / atomics";
+    case Stall::TensorQueue: return "tensor-core queue full";
+    case Stall::TmaQueue: return "TMA queue full";
     case Stall::Count_: break;
   }
   return "?";

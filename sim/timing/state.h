@@ -15,6 +15,7 @@
 #include "sim/cycles.h"
 #include "sim/timing/instr_timing.h"
 #include "sim/timing/report.h"
+#include "sim/timing/unit_queue.h"
 
 namespace tcsim::sim::timing {
 
@@ -31,6 +32,8 @@ enum class Stall : uint8_t {
   AsyncWait,     // wgmma.wait_group, cp.async.wait, cp.async.bulk.wait_group, tcgen05.alloc
   Fence,         // fence/membar
   Sleep,         // nanosleep, global atomics in flight
+  TensorQueue,   // its tcgen05.mma/cp/shift waits: the tensor core's queue is full (tcgen05.queue_depth)
+  TmaQueue,      // its bulk copy waits: the TMA unit's queue is full (tma.queue_depth)
   Count_
 };
 inline constexpr int kNumStalls = static_cast<int>(Stall::Count_);
@@ -83,6 +86,10 @@ struct SmTiming {
   uint64_t tma_issue_free = 0;  // TMA unit: next cycle it accepts an operation
   uint64_t tma_req_free_q = 0;  // TMA unit: when it has generated the requests of every box so far (kQ units)
   uint64_t last_store = 0;
+  // Accepted, unfinished operations of the SM's units (an issue into a full one waits, sm.cc
+  // timing_ready): the tensor core's tcgen05.mma/cp/shift (a cta_group::2 operation in both SMs'),
+  // the TMA unit's bulk copies (in the issuing SM's).
+  UnitQueue tc_queue, tma_queue;
   // utilisation counters (cycles, fixed point kQ where noted)
   uint64_t tensor_busy_q = 0, smem_busy_q = 0, tma_busy_q = 0;
   uint64_t issue_slots = 0;

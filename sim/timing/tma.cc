@@ -59,6 +59,7 @@ AsyncTimes tma_load(ExecCtx& c, uint64_t bytes, uint64_t rows, GlobalReader& rea
     land = std::max(land, from_q(D.tma_free_q).count());
   }
   trace(c, now, land, multicast ? "TMA load (multicast)" : "TMA load", bytes);
+  c.sm->timing().tma_queue.push(land);
   return {Cycles(land), Cycles(land)};
 }
 
@@ -77,6 +78,7 @@ AsyncTimes tma_store(ExecCtx& c, uint64_t bytes) {
                                  from_q(S.tma_free_q).count());
   note_async_store(c, bytes, Cycles(land));
   trace(c, now, land, "TMA store", bytes);
+  S.tma_queue.push(land);
   // The engine has read the source by the time the writes are performed (H200: 569 vs 575 cycles
   // for 16 KiB, kernels/ubench tma,store_16KiB): one time for both.
   return {Cycles(land), Cycles(land)};
@@ -89,6 +91,7 @@ AsyncTimes dsmem_copy(ExecCtx& c, uint64_t bytes) {
   const uint64_t land = issued + static_cast<uint64_t>(M.p.dsmem_remote_latency +
                                                        static_cast<double>(bytes) / M.p.tma_stream_bytes_per_clk);
   trace(c, now, land, "DSMEM copy", bytes);
+  c.sm->timing().tma_queue.push(land);
   return {Cycles(land), Cycles(land)};
 }
 

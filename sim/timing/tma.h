@@ -6,6 +6,8 @@
 // (fit to the H200's single loads of 4-32 KiB and its 57 B/clk with 8 loads in flight,
 // kernels/ubench tma rows). Stores read shared memory and complete tma.store_latency +
 // bytes / stream later; their bytes take L2 bandwidth and the kernel waits for them to drain.
+// Every operation holds an entry of the issuing SM's TMA queue until it lands (tma.queue_depth,
+// sim/timing/unit_queue.h): an issue into a full queue waits.
 #pragma once
 #include <cstdint>
 

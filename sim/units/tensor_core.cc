@@ -77,7 +77,10 @@ Cycles TensorCore::issue(Partition& part, Cycles now, const Work& work, TensorCo
   for (TensorCore* u : {this, peer})
     if (u) done = max(done, u->last_done_);
   for (TensorCore* u : {this, peer})
-    if (u) u->last_done_ = done;
+    if (u) {
+      u->last_done_ = done;
+      u->sm().timing().tc_queue.push(done.count());  // until `done` it holds a queue entry (sim/sm.cc)
+    }
   for (const ColumnWrite& w : writes)
     for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) ++w.unit->tmem().column_state(c).in_flight;
   part.events().post(done, EventPriority::AsyncDataLand,

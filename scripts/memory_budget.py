@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Host memory stays bounded whatever a kernel issues (issue 16, docs/hostile_input.md
+"Back-pressure"): a burst of back-to-back tcgen05.mma, far more than the tensor core's queue holds
+(tcgen05.queue_depth in models/timing/b200.txt), runs under a peak-RSS budget.
+
+The kernel is kernels/tcgen05/timing_probe.ptx (tcgen05_probe_ss, M = 128, N = 256, one CTA): one
+thread issues `burst` MMAs into one accumulator, then commits and waits. Without back-pressure each
+unfinished MMA held host memory (50,000: 58 MB, growing, and minutes of host time); with it the
+issuing warp waits for a queue entry and the run is flat. The peak RSS of the tcsim process is its
+own (os.wait4's rusage), not the test's. Fails when the run fails, prints no cycle count, the
+report does not attribute the wait to the full queue, or the peak RSS exceeds the budget.
+
+Usage: memory_budget.py --tcsim build/bin/tcsim [--burst N] [--budget-mib M]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tcsim", required=True)
+    ap.add_argument("--burst", type=int, default=200_000)
+    ap.add_argument("--budget-mib", type=int, default=48)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="tcsim-memory-budget-") as tmp:
+        spec = os.path.join(tmp, "burst.json")
+        with open(spec, "w") as f:
+            json.dump({"ptx": os.path.join(REPO, "kernels/tcgen05/timing_probe.ptx"), "kernel": "tcgen05_probe_ss",
+                       "arch": "sm_100a", "grid": [1, 1, 1], "block": [128, 1, 1], "cluster": [1, 1, 1],
+                       "dynamic_smem_bytes": 50176,
+                       "buffers": {"out": {"dtype": "u64", "shape": [2], "init": {"fill": 0}}},
+                       "args": [{"buffer": "out"}, {"u32": 128}, {"u32": 256}, {"u32": a.burst}], "outputs": ["out"]}, f)
+        out = os.path.join(tmp, "out.txt")
+        with open(out, "w") as o:
+            p = subprocess.Popen([a.tcsim, "run", spec, "--timing-only"], stdout=o, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(p.pid, 0)
+        text = open(out, errors="replace").read()
+    rc = os.waitstatus_to_exitcode(status)
+    rss_mib = usage.ru_maxrss / 1024.0  # Linux: kilobytes
+    cycles = re.search(r": (\d+) cycles", text)
+    print(f"burst {a.burst}: exit {rc}, {cycles.group(1) if cycles else '?'} cycles, peak RSS {rss_mib:.1f} MiB "
+          f"(budget {a.budget_mib} MiB)")
+    ok = True
+    if rc != 0 or not cycles:
+        print("FAIL: the run did not end with a cycle count:\n" + text[-4000:])
+        ok = False
+    if "tensor-core queue full" not in text:
+        print("FAIL: the timing report does not attribute the issuing warp's wait to the full tensor-core queue:\n" +
+              text[-4000:])
+        ok = False
+    if rss_mib > a.budget_mib:
+        print(f"FAIL: peak RSS {rss_mib:.1f} MiB is over the budget of {a.budget_mib} MiB")
+        ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
