@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Host memory stays bounded whatever a kernel issues (issue 16, docs/hostile_input.md
-"Back-pressure"): a burst of back-to-back tcgen05.mma, far more than the tensor core's queue holds
-(tcgen05.queue_depth in models/timing/b200.txt), runs under a peak-RSS budget.
+"""Host memory stays bounded (issue 16, docs/hostile_input.md "Back-pressure", "Buffers"): a burst of
+back-to-back tcgen05.mma, far more than the tensor core's queue holds (tcgen05.queue_depth in
+models/timing/b200.txt), runs under a peak-RSS budget; and a 256 MiB randomly initialised buffer
+costs its size once (filled in place in the simulator's memory), not twice.
 
 The kernel is kernels/tcgen05/timing_probe.ptx (tcgen05_probe_ss, M = 128, N = 256, one CTA): one
 thread issues `burst` MMAs into one accumulator, then commits and waits. Without back-pressure each
@@ -10,7 +11,7 @@ issuing warp waits for a queue entry and the run is flat. The peak RSS of the tc
 own (os.wait4's rusage), not the test's. Fails when the run fails, prints no cycle count, the
 report does not attribute the wait to the full queue, or the peak RSS exceeds the budget.
 
-Usage: memory_budget.py --tcsim build/bin/tcsim [--burst N] [--budget-mib M]
+Usage: memory_budget.py --tcsim build/bin/tcsim [--burst N] [--budget-mib M] [--buffer-mib B]
 """
 import argparse
 import json
@@ -28,7 +29,43 @@ def main():
     ap.add_argument("--tcsim", required=True)
     ap.add_argument("--burst", type=int, default=200_000)
     ap.add_argument("--budget-mib", type=int, default=48)
+    ap.add_argument("--buffer-mib", type=int, default=256)
     a = ap.parse_args()
+    ok = burst(a)
+    return 0 if buffer_once(a) and ok else 1
+
+
+def run(tcsim, spec, out):
+    with open(out, "w") as o:
+        p = subprocess.Popen([tcsim, "run", spec, "--timing-only"], stdout=o, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(p.pid, 0)
+    return os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024.0, open(out, errors="replace").read()
+
+
+def buffer_once(a):
+    """A buffer of random bits and an empty kernel: peak RSS at most the buffer plus 48 MiB."""
+    with tempfile.TemporaryDirectory(prefix="tcsim-memory-budget-") as tmp:
+        with open(os.path.join(tmp, "k.ptx"), "w") as f:
+            f.write(".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  ret;\n}\n")
+        spec = os.path.join(tmp, "buf.json")
+        with open(spec, "w") as f:
+            json.dump({"ptx": "k.ptx", "kernel": "k", "grid": [1, 1, 1], "block": [32, 1, 1],
+                       "buffers": {"A": {"dtype": "u32", "shape": [a.buffer_mib << 18],
+                                         "init": {"random": {"dist": "bits", "seed": 1}}}},
+                       "args": [{"buffer": "A"}]}, f)
+        rc, rss_mib, text = run(a.tcsim, spec, os.path.join(tmp, "out.txt"))
+    budget = a.buffer_mib + 48
+    print(f"random-init buffer of {a.buffer_mib} MiB: exit {rc}, peak RSS {rss_mib:.1f} MiB (budget {budget} MiB)")
+    if rc != 0:
+        print("FAIL: the run failed:\n" + text[-4000:])
+        return False
+    if rss_mib > budget:
+        print(f"FAIL: peak RSS {rss_mib:.1f} MiB is over the budget of {budget} MiB (a second copy of the buffer?)")
+        return False
+    return True
+
+
+def burst(a):
     with tempfile.TemporaryDirectory(prefix="tcsim-memory-budget-") as tmp:
         spec = os.path.join(tmp, "burst.json")
         with open(spec, "w") as f:
@@ -37,13 +74,7 @@ def main():
                        "dynamic_smem_bytes": 50176,
                        "buffers": {"out": {"dtype": "u64", "shape": [2], "init": {"fill": 0}}},
                        "args": [{"buffer": "out"}, {"u32": 128}, {"u32": 256}, {"u32": a.burst}], "outputs": ["out"]}, f)
-        out = os.path.join(tmp, "out.txt")
-        with open(out, "w") as o:
-            p = subprocess.Popen([a.tcsim, "run", spec, "--timing-only"], stdout=o, stderr=subprocess.STDOUT)
-            _, status, usage = os.wait4(p.pid, 0)
-        text = open(out, errors="replace").read()
-    rc = os.waitstatus_to_exitcode(status)
-    rss_mib = usage.ru_maxrss / 1024.0  # Linux: kilobytes
+        rc, rss_mib, text = run(a.tcsim, spec, os.path.join(tmp, "out.txt"))  # ru_maxrss: kilobytes (Linux)
     cycles = re.search(r": (\d+) cycles", text)
     print(f"burst {a.burst}: exit {rc}, {cycles.group(1) if cycles else '?'} cycles, peak RSS {rss_mib:.1f} MiB "
           f"(budget {a.budget_mib} MiB)")
@@ -58,7 +89,7 @@ def main():
     if rss_mib > a.budget_mib:
         print(f"FAIL: peak RSS {rss_mib:.1f} MiB is over the budget of {a.budget_mib} MiB")
         ok = False
-    return 0 if ok else 1
+    return ok
 
 
 if __name__ == "__main__":

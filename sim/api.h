@@ -190,6 +190,10 @@ class Device {
   // variable): what copy_to_device / copy_from_device accept.
   bool contains(uint64_t address, uint64_t bytes) const;
   void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);
+  // The host bytes of [dst, dst + bytes) inside one live allocation (the simulator's global memory
+  // is host memory): a loader fills a buffer there without a host image and a copy. SimError as
+  // copy_to_device when the range is not inside one allocation. Valid until the allocation is freed.
+  std::span<std::byte> host_bytes(uint64_t dst, uint64_t bytes);
   void copy_from_device(void* dst, uint64_t src, uint64_t bytes) const;
 
   // `params` holds the parameter bytes laid out as the .entry's .param list (each at its

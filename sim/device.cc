@@ -220,6 +220,12 @@ void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
   if (bytes) std::memcpy(impl_->gm.host(dst), src, bytes);
 }
 
+std::span<std::byte> Device::host_bytes(uint64_t dst, uint64_t bytes) {
+  impl_->check_range(dst, bytes, "fill on device");
+  if (!bytes) return {};
+  return {reinterpret_cast<std::byte*>(impl_->gm.host(dst)), bytes};
+}
+
 void Device::copy_from_device(void* dst, uint64_t src, uint64_t bytes) const {
   impl_->check_range(src, bytes, "copy from device");
   if (bytes) std::memcpy(dst, impl_->gm.host(src), bytes);

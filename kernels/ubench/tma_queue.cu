@@ -16,6 +16,10 @@
 // src: hbm (the copies spread evenly, 512 KiB-2 MiB apart, over a 1 GiB buffer, a fresh base per run: L2 misses) or l2 (the
 // same 64 KiB, read once before). Values: the median of 5 runs. `tma_queue_raw` rows (group,
 // config, issue index, gap) give the gaps of the last run of every config for the first 160 issues.
+// The issue loop keeps its address arithmetic to 32-bit adds and masks (the first run,
+// results/h200-2026-12-02-tma_queue, computed a 64-bit remainder per copy: 312 cycles per issue,
+// too slow to fill the queue), and every destination is 128-byte aligned (a tensor copy's
+// shared-memory destination must be, PTX ISA §9.7.9.25.5.2).
 #include <cudaTypedefs.h>
 
 #include "kernels/ubench/ubench.cuh"
@@ -25,7 +29,7 @@ namespace {
 
 __device__ __forceinline__ uint32_t sa(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
 
-constexpr uint32_t kRing = 160 * 1024;     // destination bytes in shared memory
+constexpr uint32_t kRing = 128 * 1024;     // destination bytes in shared memory (a power of two)
 constexpr uint32_t kMaxIssues = 512;       // per issuer
 constexpr uint32_t kMaxIssuers = 4;
 constexpr uint32_t kBars = 16;             // one mbarrier per 512 KiB of expected bytes (8 MiB at most)
@@ -60,10 +64,11 @@ __global__ void k_issue(int kind, const uint8_t* src, const __grid_constant__ CU
     uint64_t* my = ts + warp * (kMaxIssues + 1);
     my[0] = clock64_();
     for (int i = 0; i < n; ++i) {
-      const uint64_t k = uint64_t(i) * issuers + warp;  // global copy index (issuers interleave)
-      const uint32_t dst = sa(ring + (k * bytes) % kRing);
-      const uint32_t bar = sa(&bars[(k * bytes) / kBarBytes]);
-      const uint64_t off = (base + k * stride) % wrap;
+      const uint32_t k = uint32_t(i) * issuers + warp;  // global copy index (issuers interleave)
+      // slot: each copy takes max(bytes, 128) of the ring (128-byte aligned), kRing a power of two
+      const uint32_t dst = sa(ring + ((k * (bytes < 128 ? 128 : bytes)) & (kRing - 1)));
+      const uint32_t bar = sa(&bars[(uint64_t(k) * bytes) / kBarBytes]);
+      const uint64_t off = (base + uint64_t(k) * stride) & (wrap - 1);  // wrap: a power of two
       if (kind == 0) {
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
                      "l"(src + off), "r"(bytes), "r"(bar)

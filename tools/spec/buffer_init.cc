@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -111,7 +112,7 @@ uint64_t int_code_from_double(SpecDType t, double v) {
   return static_cast<uint64_t>(x);
 }
 
-void store(std::vector<std::byte>& out, uint64_t i, uint32_t size, uint64_t code) {
+void store(std::span<std::byte> out, uint64_t i, uint32_t size, uint64_t code) {
   std::memcpy(out.data() + i * size, &code, size);  // little-endian host (npy.cc asserts it)
 }
 
@@ -241,8 +242,15 @@ void check_init(const InitSpec& in, SpecDType t, uint64_t count) {
 }
 
 std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t count) {
+  std::vector<std::byte> out(count * elem_bytes(t));
+  fill_init_bytes(in, t, count, out);
+  return out;
+}
+
+void fill_init_bytes(const InitSpec& in, SpecDType t, uint64_t count, std::span<std::byte> out) {
   const uint32_t size = elem_bytes(t);
-  std::vector<std::byte> out(count * size);
+  if (out.size() != count * size)
+    throw std::logic_error(fmt::format("fill_init_bytes: {} bytes for {} elements of {} bytes", out.size(), count, size));
   const ElemKind kind = info(t).kind;
   const isa::DType f = info(t).format;
 
@@ -262,12 +270,12 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
       if (in.fill_bits) {
         code = *in.fill_bits;
         for (uint64_t i = 0; i < count; ++i) store(out, i, size, code);
-        return out;
+        return;
       }
       if (is_integer(t)) code = static_cast<uint64_t>(as_i128(in.fill));
       else code = float_code(f, in.fill.as_double(), false);
       per_value([&](uint64_t) { return code; });
-      return out;
+      return;
     }
     case InitKind::File: {
       NpyArray a;
@@ -278,14 +286,14 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
       }
       if (a.header.item_size != size || a.header.count() != count) check_init(in, t, count);
       std::memcpy(out.data(), a.data.data(), out.size());
-      return out;
+      return;
     }
     case InitKind::Random:
       switch (in.dist) {
         case RandomDist::Bits: {
           const uint64_t mask = value_mask(t);
           for (uint64_t i = 0; i < count; ++i) store(out, i, size, rng::draw(in.seed, i, 0) & mask);
-          return out;
+          return;
         }
         case RandomDist::Uniform:
           if (is_integer(t)) {
@@ -303,7 +311,7 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
               return float_code(f, lo + (hi - lo) * u, true);
             });
           }
-          return out;
+          return;
         case RandomDist::Integers: {
           // low + floor(x * n / 2^64), n = high - low + 1, as the integer uniform form; the value
           // is then stored exactly (check_init proved it representable).
@@ -314,16 +322,16 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
             const i128 v = lo + static_cast<i128>(r);
             return is_integer(t) ? static_cast<uint64_t>(v) : float_code(f, static_cast<double>(v), false);
           });
-          return out;
+          return;
         }
         case RandomDist::Normal:
           per_value([&](uint64_t i) {
             const double v = in.mean + in.stddev * rng::standard_normal(in.seed, i);
             return is_integer(t) ? int_code_from_double(t, v) : float_code(f, v, true);
           });
-          return out;
+          return;
       }
-      return out;
+      return;
     case InitKind::Iota:
       if (is_integer(t)) {
         // Two's-complement arithmetic mod 2^64, truncated to the element (wraps like C).
@@ -334,9 +342,9 @@ std::vector<std::byte> make_init_bytes(const InitSpec& in, SpecDType t, uint64_t
         const double start = in.start.as_double(), step = in.step.as_double();
         per_value([&](uint64_t i) { return float_code(f, start + step * static_cast<double>(i), false); });
       }
-      return out;
+      return;
   }
-  return out;
+  return;
 }
 
 bool is_zero_init(const InitSpec& in, SpecDType t) {

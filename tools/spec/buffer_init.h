@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tools/spec/launch_spec.h"
@@ -18,6 +19,9 @@ void check_init(const InitSpec& init, SpecDType dtype, uint64_t count);
 // The initial bytes of `count` elements (count * elem_bytes(dtype) bytes, little-endian).
 // Expects a checked init (check_init); a file that changed since is re-checked.
 std::vector<std::byte> make_init_bytes(const InitSpec& init, SpecDType dtype, uint64_t count);
+// The same bytes written into `out` (exactly count * elem_bytes(dtype) bytes): the spec loader
+// fills the simulator's global memory in place with it (no host image, tools/spec/runner.cc).
+void fill_init_bytes(const InitSpec& init, SpecDType dtype, uint64_t count, std::span<std::byte> out);
 // True when the init is a fill whose element bytes are all zero (`0`, `0.0`, `"0x0"`; not -0.0).
 bool is_zero_init(const InitSpec& init, SpecDType dtype);
 

@@ -111,7 +111,7 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
   uint64_t need = 0, largest = 0;
   for (const auto& b : spec.buffers) {
     need += b.bytes();
-    if (!skip_init(b)) largest = std::max(largest, b.bytes());
+    if (!skip_init(b) && !be.host_visible()) largest = std::max(largest, b.bytes());
   }
   for (const auto& n : spec.outputs) need += spec.find_buffer(n)->bytes();
   check_host_memory(need + largest, spec.path, "buffers",
@@ -122,6 +122,11 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
     const uint64_t a = be.malloc(b.bytes());
     addr[b.name] = a;
     if (skip_init(b)) continue;
+    // Filled in place where the device is host memory (one copy of the buffer, not two).
+    if (const std::span<std::byte> dst = be.host_bytes(a, b.bytes()); dst.size() == b.bytes()) {
+      fill_init_bytes(b.init, b.dtype, b.count(), dst);
+      continue;
+    }
     const std::vector<std::byte> init = make_init_bytes(b.init, b.dtype, b.count());
     be.copy_to_device(a, init.data(), init.size());
   }

@@ -54,6 +54,15 @@ class Backend {
   // initial image is not copied in (no host copy, no page touched: lazy zero pages).
   virtual bool malloc_returns_zeroes() const { return false; }
   virtual void copy_to_device(uint64_t dst, const void* src, uint64_t bytes) = 0;
+  // Host bytes of device memory [dst, dst + bytes) the loader may write directly (the simulator's
+  // global memory is host memory), or an empty span when the device is not host memory (a GPU):
+  // then the initial image is built on the host and copied in. host_visible() says which, before
+  // any allocation (the host-memory check counts an image only when one is built).
+  virtual bool host_visible() const { return false; }
+  virtual std::span<std::byte> host_bytes(uint64_t dst, uint64_t bytes) {
+    (void)dst, (void)bytes;
+    return {};
+  }
   virtual void copy_from_device(void* dst, uint64_t src, uint64_t bytes) = 0;
   // The 128-byte tensor map for `t` over global address `address`, or SpecError with the rule it
   // breaks (the simulator: isa's validate_tensor_map; hardware: cuTensorMapEncodeTiled's CUresult).

@@ -87,6 +87,8 @@ class SimBackend final : public spec::Backend {
   uint64_t malloc(uint64_t bytes) override { return dev_.malloc(bytes, 256); }
   bool malloc_returns_zeroes() const override { return true; }
   void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
+  bool host_visible() const override { return true; }
+  std::span<std::byte> host_bytes(uint64_t dst, uint64_t n) override { return dev_.host_bytes(dst, n); }
   void copy_from_device(void* dst, uint64_t src, uint64_t n) override { dev_.copy_from_device(dst, src, n); }
   // Tensor maps are checked with the rules of the modelled architecture's driver (sm_90a: the
   // H200's, as measured).
