@@ -199,24 +199,13 @@ __global__ void k_tma_cluster(const __grid_constant__ CUtensorMap m_slice, const
   if (threadIdx.x == 0) out[blockIdx.x] = t1 - t0;
 }
 
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  UB_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
-  if (!fn) {
-    std::fprintf(stderr, "no cuTensorMapEncodeTiled\n");
-    std::exit(2);
-  }
-  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-}
-
 CUtensorMap make_map(void* base, uint32_t box_rows, CUtensorMapSwizzle sw = CU_TENSOR_MAP_SWIZZLE_128B) {
   CUtensorMap m;
   const cuuint64_t dims[2] = {kCols, kRows};
   const cuuint64_t strides[1] = {kCols * 2};
   const cuuint32_t box[2] = {64, box_rows};
   const cuuint32_t es[2] = {1, 1};
-  const CUresult r = encode_fn()(&m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, es,
+  const CUresult r = tensor_map_encoder()(&m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, es,
                                  CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {

@@ -97,17 +97,6 @@ __global__ void k_issue(int kind, const uint8_t* src, const __grid_constant__ CU
   for (uint32_t i = threadIdx.x; i < kMaxIssuers * (kMaxIssues + 1); i += blockDim.x) out[i] = ts[i];
 }
 
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  UB_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
-  if (!fn) {
-    std::fprintf(stderr, "no cuTensorMapEncodeTiled\n");
-    std::exit(2);
-  }
-  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-}
-
 // u8 elements, 16 KiB rows; a box of `bytes`: min(bytes, 256) wide, the rest in rows.
 CUtensorMap make_map(void* p, uint32_t bytes) {
   CUtensorMap m;
@@ -115,7 +104,7 @@ CUtensorMap make_map(void* p, uint32_t bytes) {
   const cuuint64_t strides[1] = {kRowBytes};
   const cuuint32_t box[2] = {bytes < 256 ? bytes : 256, bytes < 256 ? 1 : bytes / 256};
   const cuuint32_t es[2] = {1, 1};
-  const CUresult r = encode_fn()(&m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, p, dims, strides, box, es,
+  const CUresult r = tensor_map_encoder()(&m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, p, dims, strides, box, es,
                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                  CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {

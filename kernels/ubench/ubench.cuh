@@ -13,6 +13,7 @@
 #pragma once
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -88,5 +89,17 @@ void run_launch();
 void run_cold();
 void run_gaps();
 void run_tma_queue();
+
+// cuTensorMapEncodeTiled through the runtime's driver entry point (no -lcuda): tma.cu, tma_queue.cu.
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  UB_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+  if (!fn) {
+    std::fprintf(stderr, "no cuTensorMapEncodeTiled\n");
+    std::exit(2);
+  }
+  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+}
 
 }  // namespace ub

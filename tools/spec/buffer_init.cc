@@ -344,7 +344,6 @@ void fill_init_bytes(const InitSpec& in, SpecDType t, uint64_t count, std::span<
       }
       return;
   }
-  return;
 }
 
 bool is_zero_init(const InitSpec& in, SpecDType t) {
