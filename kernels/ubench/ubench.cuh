@@ -89,6 +89,7 @@ void run_launch();
 void run_cold();
 void run_gaps();
 void run_tma_queue();
+void run_outliers();
 
 // cuTensorMapEncodeTiled through the runtime's driver entry point (no -lcuda): tma.cu, tma_queue.cu.
 inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
