@@ -179,6 +179,7 @@ void Sm::timing_issued(Sub& s, Warp* w, const ExecCtx& ctx, Cycles now_c) {
   const int pi = static_cast<int>(t.pipe);
   const timing::PipeCost& cost = M.pipe[pi];
   uint64_t lat = ctx.latency ? ctx.latency : cost.latency;
+  if (t.flags & timing::kFlagRegDivisor) lat += M.idiv_divisor_extra(tm.ready[prog.timing_deps[t.dep_off]], now);
   uint64_t interval = cost.interval_q;
   if (t.pipe == Pipe::Mma) {
     interval = cost.interval_q * t.units;

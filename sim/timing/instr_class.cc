@@ -285,6 +285,19 @@ void annotate_timing(Program& prog) {
       srcs.insert(srcs.end(), dsts.begin(), dsts.end());
       dsts.clear();
     }
+    // A register divisor (the third operand of div/rem) goes first among the sources, for
+    // Model::idiv_divisor_extra (sim/sm.cc reads its ready cycle at issue).
+    if (t.pipe == Pipe::Idiv && in.ops.size() >= 3 && in.ops[2].kind == OperandKind::Reg) {
+      std::vector<Ref> dv;
+      Collect{prog, slots, f, dv}.operand(in.ops[2]);
+      if (dv.size() == 1) {
+        const auto it = std::find(srcs.begin(), srcs.end(), dv[0]);
+        if (it != srcs.end()) {
+          std::rotate(srcs.begin(), it, it + 1);
+          t.flags |= kFlagRegDivisor;
+        }
+      }
+    }
     t.dep_off = static_cast<uint32_t>(prog.timing_deps.size());
     t.nsrc = static_cast<uint8_t>(std::min<size_t>(srcs.size(), 255));
     t.ndst = static_cast<uint8_t>(std::min<size_t>(dsts.size(), 255));

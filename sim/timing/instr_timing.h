@@ -45,6 +45,10 @@ enum : uint8_t {
   // (sm_90a, CUDA 13: barrier.cluster.arrive{.release}, mbarrier.arrive.release.cluster): the warp
   // waits fence.gpu_cycles and the arrive takes effect then.
   kFlagReleaseGpu = 1 << 6,
+  // A 32-bit div/rem with a register divisor, whose slot is the first source: the SASS sequence
+  // computes the divisor's reciprocal first, so the result is late by up to
+  // pipe.idiv.divisor_latency when the divisor was ready only just before (Model::idiv_divisor_extra).
+  kFlagRegDivisor = 1 << 7,
 };
 
 // The unit queue an instruction enters (sim/timing/unit_queue.h): an issue into a full queue waits

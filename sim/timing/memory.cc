@@ -294,27 +294,35 @@ uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, 
   SmTiming& S = c.sm->timing();
   const uint64_t now = c.now.count();
   uint64_t worst = 0, tlb = 0;
+  // A scalar f16/bf16 add is a compare-and-swap loop on the aligned 32-bit word that holds it
+  // (cuobjdump -sass: ATOM.E.CAS, kernels/ubench/results/h200-2026-12-02-outliers): lanes on the
+  // two halves of one word contend. Other kinds: one 8-byte word.
+  const bool emulated = kind == AtomKind::Emulated16;
+  const uint64_t wbytes = emulated ? 4 : 8;
   for (uint32_t l = 0; l < 32; ++l) {
     if (!(mask >> l & 1)) continue;
     tlb = std::max(tlb, translate(M, S, addr[l]));
     uint32_t k = 0, first = 32;
     for (uint32_t j = 0; j < 32; ++j)
-      if ((mask >> j & 1) && addr[j] / 8 == addr[l] / 8) {
+      if ((mask >> j & 1) && addr[j] / wbytes == addr[l] / wbytes) {
         ++k;
         first = std::min(first, j);
       }
     if (first != l) continue;  // one queue entry per word
     // The L2's atomic unit performs the word's operations one after another, at the rate of the
     // operation's kind (kernels/ubench mem,red_global_same: 1.35 per ns for integers; gaps.cu atom
-    // rows: f32 0.56 per ns, cas), across warps too (this partition's view).
-    uint64_t& free = P.atom_word_free[addr[l] / 8];
+    // rows: f32 0.56 per ns, cas; outliers.cu contend rows: one CAS-loop round per scalar f16/bf16
+    // add), across warps too (this partition's view). Emulated words get their own key space (the
+    // top bit) so that a 4-byte index never aliases an 8-byte one.
+    const uint64_t key = emulated ? (addr[l] / 4) | (1ull << 63) : addr[l] / 8;
+    uint64_t& free = P.atom_word_free[key];
     const uint64_t arrive = now + static_cast<uint64_t>(M.p.atom_latency) / 2;
     const uint64_t start = std::max(arrive, free);
     free = start + static_cast<uint64_t>(k * M.atom_word_cycles(kind) + 0.5);
     worst = std::max(worst, free - arrive);
   }
-  const uint64_t emulated = kind == AtomKind::Emulated16 ? static_cast<uint64_t>(M.p.atom_emulated_cycles) : 0;
-  return static_cast<uint32_t>(static_cast<uint64_t>(M.p.atom_latency) + worst + tlb + emulated);
+  const uint64_t extra = emulated ? static_cast<uint64_t>(M.p.atom_emulated_cycles) : 0;
+  return static_cast<uint32_t>(static_cast<uint64_t>(M.p.atom_latency) + worst + tlb + extra);
 }
 
 uint32_t global_read_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, bool bypass_l1) {

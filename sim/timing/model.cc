@@ -72,6 +72,7 @@ Model::Model(const models::timing::Profile& prof, double clock) : p(prof) {
   l2_bytes_per_clk = p.l2_bandwidth * 1e3 / clock_mhz;
   atom_same_word_cycles = p.atom_same_word_ns * clock_mhz * 1e-3;
   atom_float_same_word_cycles = p.atom_float_same_word_ns * clock_mhz * 1e-3;
+  atom_emulated_same_word_cycles = p.atom_emulated_same_word_ns * clock_mhz * 1e-3;
   atom_f64_same_word_cycles = p.atom_f64_same_word_ns * clock_mhz * 1e-3;
   atom_cas_same_word_cycles = p.atom_cas_same_word_ns * clock_mhz * 1e-3;
 }

@@ -42,17 +42,30 @@ class Model {
   double hbm_bytes_per_clk = 0;   // GPU-wide, per SM cycle
   double l2_bytes_per_clk = 0;
   double atom_same_word_cycles = 0;        // integer operations on one word, per operation
-  double atom_float_same_word_cycles = 0;  // f32 / f16x2 / bf16x2 add (and the emulated 16-bit adds)
+  double atom_float_same_word_cycles = 0;  // f32 / f16x2 / bf16x2 add
+  double atom_emulated_same_word_cycles = 0;  // scalar f16 / bf16 add: a CAS loop in SASS
   double atom_f64_same_word_cycles = 0;
   double atom_cas_same_word_cycles = 0;
   // The L2 cycles one atomic operation of `kind` holds its word.
   double atom_word_cycles(AtomKind kind) const {
     switch (kind) {
-      case AtomKind::Float: case AtomKind::Emulated16: return atom_float_same_word_cycles;
+      case AtomKind::Float: return atom_float_same_word_cycles;
+      case AtomKind::Emulated16: return atom_emulated_same_word_cycles;
       case AtomKind::F64: return atom_f64_same_word_cycles;
       case AtomKind::Cas: return atom_cas_same_word_cycles;
       default: return atom_same_word_cycles;
     }
+  }
+
+  // A 32-bit div/rem whose register divisor was ready at `divisor_ready` and that issues at `now`:
+  // ptxas's sequence (PTX ISA §9.7.1.8 div, §9.7.1.9 rem; SASS I2F.RP, MUFU.RCP, F2I, then the
+  // quotient's IMADs) starts with the divisor's reciprocal, which ptxas hoists out of a loop whose
+  // divisor is invariant and otherwise schedules as early as the divisor allows. Measured: the
+  // quotient alone pipe.idiv.latency, through the divisor that plus pipe.idiv.divisor_latency
+  // (kernels/ubench/outliers.cu idiv rows). Extra cycles on top of pipe.idiv.latency.
+  uint64_t idiv_divisor_extra(uint64_t divisor_ready, uint64_t now) const {
+    const uint64_t d = static_cast<uint64_t>(p.idiv_divisor_latency);
+    return divisor_ready + d > now ? divisor_ready + d - now : 0;
   }
 
   // Cycles of one tcgen05.mma (PTX ISA §9.7.16.10) by the published B200 formulas: the initiation
