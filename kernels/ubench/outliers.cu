@@ -267,6 +267,27 @@ __global__ void outl_rec(const int* ns, int what, uint64_t* out, int* sinkp) {
   sink(r, 0x7fffffff, sinkp);
 }
 
+__device__ __noinline__ uint32_t outl_fib(uint32_t n) { return n < 2 ? n : outl_fib(n - 1) + outl_fib(n - 2); }
+
+// kernels/basic/recursion's first two calls in one warp: lane l runs fib(nf[l]) then queens(nq[l]);
+// mode 0: straight on (as the corpus kernel), 1: __syncwarp() between them, 2: queens only, 3: fib only.
+__global__ void outl_rec2(const int* nf, const int* nq, int mode, uint64_t* out, int* sinkp) {
+  const int f = nf[threadIdx.x], q = nq[threadIdx.x];
+  int r = 0;
+  __syncwarp();
+  const uint64_t t0 = clock64_();
+  if (mode != 2) r += int(outl_fib(uint32_t(f)));
+  if (mode == 1) __syncwarp();
+  if (mode != 3) {
+    int cols[8];
+    r += outl_queens(cols, 0, q);
+  }
+  __syncwarp();
+  const uint64_t t1 = clock64_();
+  if (threadIdx.x == 0) out[0] = t1 - t0;
+  sink(r, 0x7fffffff, sinkp);
+}
+
 void recursion() {
   Clocks clk(1);
   int *ns, *sinkp;
@@ -298,6 +319,30 @@ void recursion() {
     }
     row("rec", std::string(p.name) + ".cycles", median(v), "cycles",
         "one warp, non-inlined recursion (kernels/basic/recursion's queens / quicksort), %clock64 around the call");
+  }
+  {
+    // fib then queens, lanes as the corpus kernel's pattern (fib n = 15 - (l & 15), queens n = 4 + (l & 3)).
+    int* nq;
+    UB_CHECK(cudaMalloc(&nq, 32 * 4));
+    std::vector<int> hf(32), hq(32);
+    for (int l = 0; l < 32; ++l) {
+      hf[l] = 15 - (l & 15);
+      hq[l] = 4 + (l & 3);
+    }
+    UB_CHECK(cudaMemcpy(ns, hf.data(), 32 * 4, cudaMemcpyHostToDevice));
+    UB_CHECK(cudaMemcpy(nq, hq.data(), 32 * 4, cudaMemcpyHostToDevice));
+    const char* names[4] = {"fib_then_queens", "fib_syncwarp_queens", "queens_only", "fib_only"};
+    for (int mode = 0; mode < 4; ++mode) {
+      std::vector<double> v;
+      for (int rep = 0; rep < 3; ++rep) {
+        outl_rec2<<<1, 32>>>(ns, nq, mode, clk.d, sinkp);
+        sync_check(names[mode]);
+        v.push_back(double(clk.get()[0]));
+      }
+      row("rec", std::string(names[mode]) + ".cycles", median(v), "cycles",
+          "one warp: fib(15 - (lane & 15)) then queens(4 + (lane & 3)), as kernels/basic/recursion's first two calls");
+    }
+    cudaFree(nq);
   }
   cudaFree(ns);
   cudaFree(sinkp);
