@@ -37,6 +37,8 @@ class LaunchRun {
     clusters_total_ = (g.x / c.x) * (g.y / c.y) * (g.z / c.z);
     max_steps_ = opts.max_steps ? opts.max_steps : kDefaultMaxSteps;
     livelock_window_ = opts.livelock_cycles ? opts.livelock_cycles : models::kLivelockWindowCycles;
+    repeat_after_ = std::min(livelock_window_, models::kLivelockRepeatCycles);
+    L.repeat_epoch = 0;
     L.max_warp_steps = opts.max_warp_steps ? opts.max_warp_steps : opts.max_steps ? opts.max_steps : kDefaultMaxWarpSteps;
     l2_.init(static_cast<uint64_t>(L.timing->p.l2_bytes));
     for (auto& p : parts_) {
@@ -148,18 +150,36 @@ class LaunchRun {
       if (any_work && next.is_never()) throw SimError(deadlock() + findings_note() + printf_note());
       // Livelock: warps still run, but nothing that another thread could see has happened for the
       // window (sim/livelock.h).
-      uint64_t progress = dispatched_ + ctas_done;
+      uint64_t progress = dispatched_ + ctas_done, fresh = 0;
       bool async = false;
       for (auto& p : parts_) {
         progress += p->progress();
+        fresh += p->fresh_reads();
         async = async || p->async_pending();
+      }
+      // Exact repeats (sim/livelock.h): a quiet epoch opens after repeat_after_ cycles with no
+      // progress but fresh-address loads; every live warp back in an earlier state of it (or waiting
+      // with no time-out) with nothing changed since proves the loop endless.
+      if (progress - fresh != last_hard_progress_ || async) {
+        last_hard_progress_ = progress - fresh;
+        last_hard_progress_at_ = t + q;
+        L_.repeat_epoch = 0;
+      } else if (any_work && livelock_window_ != DeviceOptions::kLivelockOff &&
+                 (t + q).count() - last_hard_progress_at_.count() >= repeat_after_) {
+        if (!L_.repeat_epoch) {
+          L_.repeat_epoch = ++epochs_;
+        } else if (every_warp_repeats()) {
+          throw SimError(livelock((t + q).count() - last_hard_progress_at_.count(), true) + findings_note() +
+                         printf_note());
+        }
       }
       if (progress != last_progress_ || async) {
         last_progress_ = progress;
         last_progress_at_ = t + q;
       } else if (any_work && (t + q).count() - last_progress_at_.count() >= livelock_window_) {
         if (!any_warp_computing())
-          throw SimError(livelock((t + q).count() - last_progress_at_.count()) + findings_note() + printf_note());
+          throw SimError(livelock((t + q).count() - last_progress_at_.count(), false) + findings_note() +
+                         printf_note());
         last_progress_at_ = t + q;  // a warp computes: the watchdog judges it (sim/livelock.h)
       }
       t = t + q;
@@ -421,7 +441,26 @@ class LaunchRun {
     return false;
   }
 
-  std::string livelock(uint64_t idle) const {
+  // Exact-repeat detection (sim/livelock.h): every live warp came back to an earlier state of the
+  // open quiet epoch or waits with no time-out, and at least one of them repeated.
+  bool every_warp_repeats() const {
+    bool any = false;
+    for (auto& p : parts_)
+      for (auto& sm : p->sms())
+        for (auto& c : sm->ctas())
+          for (auto& w : c->warps()) {
+            if (w->done()) continue;
+            if (w->repeated(L_.repeat_epoch)) {
+              any = true;
+            } else if (!w->blocked_forever()) {
+              return false;
+            }
+          }
+    return any;
+  }
+
+  // `proven`: found by exact repeats, not by the window.
+  std::string livelock(uint64_t idle, bool proven) const {
     std::vector<const Cta*> ctas;
     uint64_t warps = 0;
     for (auto& p : parts_)
@@ -436,9 +475,12 @@ class LaunchRun {
     return fmt::format(
         "kernel {}: livelock: {} warp{} of {} kept running for {} simulated cycles in which nothing changed: no "
         "thread stored to global or shared memory, ran an atomic, arrived at a barrier, issued an asynchronous "
-        "operation or exited, and no asynchronous operation was in flight (a spin loop on a flag nobody sets, a "
+        "operation or exited, and no asynchronous operation was in flight{} (a spin loop on a flag nobody sets, a "
         "poll of a barrier nobody arrives at?; DeviceOptions::livelock_cycles, --livelock-cycles, default {}).{}{}",
         L_.kernel, warps, warps == 1 ? "" : "s", ctas.size() == 1 ? "1 CTA" : fmt::format("{} CTAs", ctas.size()), idle,
+        proven ? "; every spinning warp came back to a state it had been in, exactly (registers, predicates, pcs, "
+                 "thread groups, call frames), and the others wait with no time-out: they loop forever"
+               : "",
         models::kLivelockWindowCycles,
         waiting ? fmt::format("\n  {} CTA{} of the grid not launched yet: they start only when a resident CTA ends",
                               waiting, waiting == 1 ? " is" : "s are")
@@ -459,6 +501,9 @@ class LaunchRun {
   uint64_t livelock_window_ = 0;
   uint64_t last_progress_ = ~uint64_t{0};
   Cycles last_progress_at_{0};
+  uint64_t repeat_after_ = 0, epochs_ = 0;
+  uint64_t last_hard_progress_ = ~uint64_t{0};
+  Cycles last_hard_progress_at_{0};
 };
 
 }  // namespace

@@ -42,6 +42,9 @@ struct LaunchState {
   const timing::Model* timing = nullptr;       // the timing model of this launch (sim/timing/model.h)
   bool timing_only = false;                    // DeviceOptions::timing_only
   uint64_t trace_events = 0;                   // DeviceOptions::trace_events
+  // The quiet epoch of exact-repeat livelock detection (sim/livelock.h), 0 when none is open. Set by
+  // the launch at quantum boundaries only; warps read it while they run.
+  uint64_t repeat_epoch = 0;
 };
 
 }  // namespace tcsim::sim

@@ -23,7 +23,7 @@ uint8_t progress_kind(const isa::ptx::Instr& in) {
     case Op::st: {
       const Space s = in.space();
       return s != Space::Local && s != Space::Param && s != Space::ParamEntry && s != Space::ParamFunc ? kProgress
-                                                                                                      : kNoProgress;
+                                                                                                      : kPrivateStore;
     }
     case Op::st_async: case Op::st_bulk: case Op::multimem_st: case Op::multimem_red: case Op::stmatrix:
     case Op::atom: case Op::red: case Op::red_async:
@@ -50,6 +50,30 @@ uint8_t progress_kind(const isa::ptx::Instr& in) {
   for (const isa::ptx::Operand& o : in.ops)
     if (reads_clock(o)) return kProgress;
   return kNoProgress;
+}
+
+bool RepeatDetector::observe(uint64_t epoch, std::vector<uint64_t>& state) {
+  if (epoch != epoch_) {
+    epoch_ = epoch;
+    repeated_ = false;
+    saved_.swap(state);
+    power_ = 1;
+    steps_ = 0;
+    return false;
+  }
+  if (repeated_) return true;
+  ++steps_;
+  if (state == saved_) {
+    repeated_ = true;
+    std::vector<uint64_t>().swap(saved_);
+    return true;
+  }
+  if (steps_ == power_) {
+    saved_.swap(state);
+    power_ *= 2;
+    steps_ = 0;
+  }
+  return false;
 }
 
 }  // namespace tcsim::sim

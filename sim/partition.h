@@ -65,6 +65,13 @@ class Partition {
   // asynchronous completion is still scheduled here.
   void note_progress() { ++progress_; }
   uint64_t progress() const { return progress_; }
+  // A load from another address than the last one at its pc: progress for the window, but it changes
+  // nothing, so not for exact-repeat detection (sim/livelock.h); counted in progress() too.
+  void note_fresh_read() {
+    ++progress_;
+    ++fresh_reads_;
+  }
+  uint64_t fresh_reads() const { return fresh_reads_; }
   bool async_pending() const { return !events_.empty(); }
   // An .approx instruction (Program::approx_names index) executed here (LaunchResult::approx_ops).
   void note_approx(uint32_t id) {
@@ -125,7 +132,7 @@ class Partition {
   std::optional<Fault> fault_;
   const Warp* over_limit_ = nullptr;
   uint64_t issued_ = 0;
-  uint64_t progress_ = 0;
+  uint64_t progress_ = 0, fresh_reads_ = 0;
   std::vector<uint8_t> approx_seen_;
   PrintfLog printf_log_;
   FindingLog findings_;

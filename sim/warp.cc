@@ -20,6 +20,20 @@ namespace tcsim::sim {
 
 using isa::ptx::SReg;
 
+namespace {
+
+// An mbarrier test_wait/try_wait poll that returns False advances the barrier's count of fruitless
+// polls (sim/units/mbarrier.h MbarrierUnit::keep_returning), state outside the warp that decides
+// when the warp is suspended: exact-repeat detection (sim/livelock.h) counts every such poll as a
+// change of the warp's state, so a polling loop never repeats and ends in the deadlock report with
+// the barrier's state instead.
+bool is_mbarrier_wait(const Program& prog, uint32_t pc) {
+  const isa::ptx::Op op = prog.instr_of(prog.code[pc]).op;
+  return op == isa::ptx::Op::mbarrier_test_wait || op == isa::ptx::Op::mbarrier_try_wait;
+}
+
+}  // namespace
+
 Warp::Warp(Cta& cta, uint32_t id, uint32_t valid_mask, const LaunchState& L)
     : cta_(&cta), id_(id), valid_(valid_mask), prog_(L.prog), stack_limit_(L.stack_size_bytes), step_limit_(L.max_warp_steps) {
   const Program& prog = *prog_;
@@ -188,7 +202,11 @@ uint8_t Warp::step(ExecCtx& ctx) {
     // Livelock detection (sim/livelock.h).
     if (const uint8_t k = prog_->progress[pc]) [[unlikely]] {
       if (k == kProgress) ctx.part->note_progress();
-      else note_poll();
+      else if (k == kPrivateStore) ++private_writes_;
+      else {
+        note_poll();
+        if (is_mbarrier_wait(*prog_, pc)) ++private_writes_;
+      }
     }
   }
   if (groups_.size() > 1 && prog_->timing[g->pc].pipe == timing::Pipe::Atomic) g->polled = true;
@@ -219,6 +237,7 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
     if (g.nrpc < ThreadGroup::kMaxRpc) g.rpc[g.nrpc++] = ctx.rpc;
   };
   bool state_change = ctx.flow != Flow::Next;
+  bool backward = false;  // a backward branch taken by some lane (exact-repeat detection)
   switch (ctx.flow) {
     case Flow::Next:
       groups_[gi].pc = pc + 1;
@@ -228,6 +247,7 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       if (exec != 0 && target <= pc) {
         loop_from_ = target;
         loop_to_ = pc;
+        backward = true;
       }
       if (exec == 0) {
         groups_[gi].pc = pc + 1;
@@ -267,6 +287,7 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       uint32_t left = exec;
       while (left) {
         const uint32_t t = ctx.lane_target[__builtin_ctz(left)];
+        backward = backward || t <= pc;
         uint32_t m = 0;
         for (uint32_t l = left; l; l &= l - 1)
           if (ctx.lane_target[__builtin_ctz(l)] == t) m |= 1u << __builtin_ctz(l);
@@ -280,9 +301,11 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       break;
     }
     case Flow::Call:
+      ++private_writes_;
       do_call(ctx, gi, in);
       break;
     case Flow::Ret:
+      ++private_writes_;
       do_ret(ctx, gi);
       break;
     case Flow::Exit:
@@ -326,6 +349,7 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       }
       break;
     case Flow::Sleep:
+      timed_ = timed_ || groups_.size() > 1 || rest;
       groups_[gi].pc = pc + 1;
       if (rest) {
         groups_[gi].mask = rest;
@@ -352,12 +376,81 @@ void Warp::apply_flow(ExecCtx& ctx, size_t gi, const ExecInstr& in) {
       g->wait_phase = ctx.wait_phase;
       g->wait_pred = ctx.wait_pred;
       g->wake_at = ctx.wait_until;
+      timed_ = timed_ || (!g->wake_at.is_never() && groups_.size() > 1);
       break;
     }
   }
   if (state_change)
     for (ThreadGroup& g : groups_) g.yielded = false;
   normalize();
+  if (backward && ctx.launch->repeat_epoch) [[unlikely]]
+    note_backward_branch(ctx.launch->repeat_epoch);
+}
+
+bool Warp::blocked_forever() const {
+  for (const ThreadGroup& g : groups_) {
+    switch (g.state) {
+      case GroupState::AtBarrier: case GroupState::AtWarpSync: case GroupState::AtAsyncWait:
+      case GroupState::AtClusterBarrier:
+        break;
+      case GroupState::AtMbarrier:
+        if (!g.wake_at.is_never()) return false;
+        break;
+      case GroupState::Ready: case GroupState::Sleeping:
+        return false;
+    }
+  }
+  return true;
+}
+
+void Warp::snapshot(std::vector<uint64_t>& out) const {
+  out.clear();
+  out.insert(out.end(), regs_.begin(), regs_.end());
+  for (size_t i = 0; i < preds_.size(); i += 2)
+    out.push_back(preds_[i] | (i + 1 < preds_.size() ? uint64_t{preds_[i + 1]} << 32 : 0));
+  out.push_back(exited_ | uint64_t{valid_} << 32);
+  out.push_back(private_writes_);
+  out.push_back(groups_.size());
+  for (const ThreadGroup& g : groups_) {
+    out.push_back(g.pc | uint64_t{g.mask} << 32);
+    out.push_back(g.depth | uint64_t{static_cast<uint8_t>(g.state)} << 16 | uint64_t{g.barrier} << 24 |
+                  uint64_t{g.yielded} << 32 | uint64_t{g.polled} << 33 | uint64_t{g.nrpc} << 40);
+    out.push_back(g.spin);
+    for (uint8_t k = 0; k < g.nrpc; ++k) out.push_back(g.rpc[k]);
+    // A ready group's wake time is stale; a waiting group's wait is part of its state (a sleeping
+    // or timed-out one is never snapshotted: note_backward_branch).
+    if (g.state == GroupState::AtMbarrier || g.state == GroupState::AtClusterBarrier)
+      out.push_back(g.wait_addr | uint64_t{g.wait_phase} << 32), out.push_back(g.wait_pred);
+  }
+  for (int l = 0; l < 32; ++l) {
+    out.push_back(frame_[l] | uint64_t{rec_stack_[l]} << 32);
+    out.push_back(calls_[l].size());
+    for (const LaneFrame& f : calls_[l]) {
+      out.push_back(f.nrpc | uint64_t{f.return_pc} << 32);
+      out.push_back(f.call_site | uint64_t{f.callee} << 32);
+      out.push_back(f.caller_base);
+    }
+  }
+  for (int b = 0; b < 16; ++b) out.push_back(bar_arrived_[b] | uint64_t{bar_counted_[b]} << 32);
+}
+
+void Warp::note_backward_branch(uint64_t epoch) {
+  // Only a state that alone decides what the warp does next: no group asleep or in a timed wait
+  // (its wake-up time would decide when it runs again), and no timed wait since the saved state
+  // while another group could run (sim/livelock.h).
+  if (regs_.size() > kMaxSnapshotWords) return;
+  if (timed_) {
+    timed_ = false;
+    repeat_.restart();
+  }
+  for (const ThreadGroup& g : groups_)
+    if (g.state == GroupState::Sleeping || (g.state == GroupState::AtMbarrier && !g.wake_at.is_never())) {
+      repeat_.restart();
+      return;
+    }
+  thread_local std::vector<uint64_t> state;
+  snapshot(state);
+  repeat_.observe(epoch, state);
 }
 
 void Warp::normalize() {

@@ -24,6 +24,7 @@
 
 #include "sim/cycles.h"
 #include "sim/exec/exec.h"
+#include "sim/livelock.h"
 #include "sim/program.h"
 #include "sim/timing/state.h"
 
@@ -132,6 +133,15 @@ class Warp {
   void note_poll() { last_poll_ = issued_; }
   uint64_t since_poll() const { return issued_ - last_poll_; }
   const ExecInstr* current() const { return current_; }  // the instruction being executed
+  // Exact-repeat livelock detection (sim/livelock.h): whether the warp came back to an earlier state
+  // of quiet epoch `epoch`, and whether every group waits with no time-out (at a barrier, a
+  // warp-synchronous instruction, an asynchronous wait, an mbarrier or cluster barrier wait without
+  // a suspend-time limit): only progress elsewhere can wake it.
+  bool repeated(uint64_t epoch) const { return repeat_.repeated(epoch); }
+  bool blocked_forever() const;
+  // The warp's whole architectural state (what decides everything it will do while memory does not
+  // change), appended to `out` after clearing it.
+  void snapshot(std::vector<uint64_t>& out) const;
 
   // Executes one instruction of the selected group at cycle `now`. Returns its timing class.
   uint8_t step(ExecCtx& ctx);
@@ -183,6 +193,7 @@ class Warp {
   void do_ret(ExecCtx& ctx, size_t gi);
   void lanes_exit(ExecCtx& ctx, uint32_t lanes);
   void normalize();
+  void note_backward_branch(uint64_t epoch);
 
   Cta* cta_;
   uint32_t id_;
@@ -207,6 +218,14 @@ class Warp {
   uint64_t last_poll_ = 0;
   uint64_t thread_instrs_ = 0;
   const ExecInstr* current_ = nullptr;
+  // Exact-repeat detection (sim/livelock.h). `private_writes_`: stores to the warp's own local and
+  // parameter memory, calls and returns (they copy parameters, return values and saved registers):
+  // local memory is not copied into a snapshot, this count stands for it. `timed_`: a group slept or
+  // began a timed wait while another group of the warp could run, so which group ran when depended
+  // on time, not on the state alone: the next snapshot starts over.
+  RepeatDetector repeat_;
+  uint64_t private_writes_ = 0;
+  bool timed_ = false;
   timing::WarpTiming tm_;
 };
 

@@ -74,6 +74,15 @@ inline constexpr uint64_t kMaxRegisterBytesPerSm = uint64_t{4} << 20;
 // wait with nothing happening; the window is 5 times that (about 5 ms of GPU time). A
 // single-warp spin loop reaches it after a few 10^5 instructions (well under a second of host time).
 inline constexpr uint64_t kLivelockWindowCycles = 10'000'000;
+// Exact-repeat livelock detection (sim/livelock.h): after this many simulated cycles with no
+// progress but fresh-address loads and no asynchronous completion scheduled (or after the window,
+// when it is shorter) warps start comparing their states at backward branches. Not a hardware
+// number but a cost knob: a repeat is a proof whenever it is found, the threshold only keeps the
+// comparisons out of working kernels (which rarely go this long, about 16 us of GPU time, without
+// a store, an atomic, a barrier or an asynchronous operation). A full machine of spinning warps
+// (132 x 1024 threads) simulates 2^15 cycles in about 1 s of host time here, 2^17 in about 4 s
+// (docs/hostile_input.md "Livelock").
+inline constexpr uint64_t kLivelockRepeatCycles = uint64_t{1} << 15;
 
 // ---- residency ----
 // CTAs of `threads` threads and `smem` bytes (reserve included, see SmemLayout::cta_bytes) one SM

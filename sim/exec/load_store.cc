@@ -86,7 +86,7 @@ void exec_ld(ExecCtx& c, const ExecInstr& in) {
     if (!p.frame && c.mask) {
       const int lane = __builtin_ctz(c.mask);
       const uint64_t v = el[0].is_sink ? 0 : c.src(el[0].ref)[lane];
-      if (c.warp->note_read(c.prog->pc_of(in), static_cast<uint8_t>(S), where[lane], v)) c.part->note_progress();
+      if (c.warp->note_read(c.prog->pc_of(in), static_cast<uint8_t>(S), where[lane], v)) c.part->note_fresh_read();
     }
   }
   timing::note_access(c, p.frame ? Space::Local : S, where, c.mask, E * N, false, c.prog->timing[c.prog->pc_of(in)].flags);

@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <fstream>
+#include <span>
+#include <vector>
 
 #include "tests/tools/test_util.h"
 #include "tools/spec/npy.h"
@@ -110,4 +112,50 @@ TEST_CASE("npy: unusable files get one clear error") {
   std::string o = npy_header_bytes("|O8", {1});
   test::write_text(dir / "obj.npy", o + std::string(8, '\0'));
   CHECK(error_of(dir / "obj.npy").find("unsupported dtype descr '|O8'") != std::string::npos);
+}
+
+TEST_CASE("npy: read_npy_into reads the data in place, swapped, with read_npy's checks") {
+  test::TempDir dir;
+  // Big-endian u4, more than one 8 MiB read chunk (tools/spec/input_file.cc): 3 Mi elements.
+  const uint64_t n = 3u << 20;
+  std::string data(n * 4, '\0');
+  for (uint64_t i = 0; i < n; ++i)
+    for (int b = 0; b < 4; ++b) data[i * 4 + static_cast<uint64_t>(b)] = static_cast<char>(i >> (8 * (3 - b)));
+  std::string h = npy_header_bytes("<u4", {n});
+  h.replace(h.find("'<u4'"), 5, "'>u4'");
+  test::write_text(dir / "be.npy", h + data);
+  std::vector<std::byte> out(n * 4);
+  const NpyHeader got = read_npy_into(dir / "be.npy", out);
+  CHECK(got.descr == "<u4");
+  uint32_t v[3];
+  std::memcpy(&v[0], out.data(), 4);
+  std::memcpy(&v[1], out.data() + 4 * 12345, 4);
+  std::memcpy(&v[2], out.data() + 4 * (n - 1), 4);
+  CHECK(v[0] == 0);
+  CHECK(v[1] == 12345);
+  CHECK(v[2] == n - 1);
+  // The errors of read_npy, and a destination that is not the header's size (the file changed).
+  auto error_into = [&](const std::string& p, std::span<std::byte> o) {
+    try {
+      read_npy_into(p, o);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const float x[4] = {1, 2, 3, 4};
+  write_npy(dir / "t.npy", "<f4", {4}, x, 16);
+  const std::string s = read_all(dir / "t.npy");
+  test::write_text(dir / "trunc.npy", s.substr(0, s.size() - 3));
+  std::vector<std::byte> small(16);
+  CHECK(error_into(dir / "trunc.npy", small).find("data is truncated") != std::string::npos);
+  test::write_text(dir / "extra.npy", s + "xx");
+  CHECK(error_into(dir / "extra.npy", small).find("trailing bytes") != std::string::npos);
+  std::vector<std::byte> wrong(12);
+  CHECK(error_into(dir / "t.npy", wrong).find("changed while it was being read") != std::string::npos);
+  CHECK(error_into(dir / "none.npy", small).find("does not exist") != std::string::npos);
+  CHECK(error_into(dir / "t.npy", small) == "(no error)");
+  float y[4];
+  std::memcpy(y, small.data(), 16);
+  CHECK(y[3] == 4.0f);
 }

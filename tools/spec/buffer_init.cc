@@ -278,14 +278,23 @@ void fill_init_bytes(const InitSpec& in, SpecDType t, uint64_t count, std::span<
       return;
     }
     case InitKind::File: {
-      NpyArray a;
-      try {
-        a = read_npy(in.file_path);
-      } catch (const SpecError& e) {
+      // Straight into the device bytes (no copy of the file in host memory); the header is judged
+      // first (check_init's error for a shape or element size that does not fit).
+      auto file_error = [&](const SpecError& e) {
         fail(in, fmt::format("the init file \"{}\" (resolved to {}): {}", in.file, in.file_path, e.what()));
+      };
+      NpyHeader h;
+      try {
+        h = read_npy_header(in.file_path);
+      } catch (const SpecError& e) {
+        file_error(e);
       }
-      if (a.header.item_size != size || a.header.count() != count) check_init(in, t, count);
-      std::memcpy(out.data(), a.data.data(), out.size());
+      if (h.item_size != size || h.count() != count) check_init(in, t, count);
+      try {
+        read_npy_into(in.file_path, out);
+      } catch (const SpecError& e) {
+        file_error(e);
+      }
       return;
     }
     case InitKind::Random:

@@ -1,6 +1,7 @@
 // Regular files only, bounded (input_file.h).
 #include "tools/spec/input_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -48,6 +49,24 @@ class Fd {
     return static_cast<uint64_t>(st.st_size);
   }
 
+  // Reads up to out.size() bytes at `offset` into `out`, 8 MiB per read; returns the bytes read
+  // (fewer if the file shrank meanwhile).
+  uint64_t pread_into(uint64_t offset, std::span<std::byte> out) const {
+    constexpr uint64_t kChunk = uint64_t{8} << 20;
+    uint64_t got = 0;
+    while (got < out.size()) {
+      const uint64_t n = std::min<uint64_t>(out.size() - got, kChunk);
+      const ssize_t r = ::pread(fd_, out.data() + got, n, static_cast<off_t>(offset + got));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        throw InputFileError(fmt::format("cannot be read ({})", std::strerror(errno)));
+      }
+      if (r == 0) break;
+      got += static_cast<uint64_t>(r);
+    }
+    return got;
+  }
+
   // Reads up to n bytes (fewer if the file shrank meanwhile).
   std::string read_up_to(uint64_t n) const {
     std::string data(n, '\0');
@@ -90,6 +109,17 @@ std::string read_regular_file(const std::string& path, uint64_t max_bytes) {
   if (data.size() == size && !fd.read_up_to(1).empty())
     throw InputFileError("changed size while it was being read");
   return data;
+}
+
+void read_regular_file_into(const std::string& path, uint64_t file_size, uint64_t offset, std::span<std::byte> out) {
+  if (path.empty()) throw InputFileError("is an empty path");
+  const Fd fd(path);
+  if (fd.regular_size() != file_size || offset > file_size || out.size() > file_size - offset)
+    throw InputFileError("changed size while it was being read");
+  if (fd.pread_into(offset, out) != out.size()) throw InputFileError("changed size while it was being read");
+  std::byte extra[1];
+  if (offset + out.size() == file_size && fd.pread_into(file_size, extra) != 0)
+    throw InputFileError("changed size while it was being read");
 }
 
 std::string read_regular_file_prefix(const std::string& path, uint64_t max_bytes, uint64_t* file_size) {

@@ -3,7 +3,9 @@
 // /dev/urandom), a directory or a socket is refused with one line instead of blocking or being read
 // until memory runs out. The one place for safe file reading (docs/hostile_input.md).
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +30,12 @@ std::string read_regular_file(const std::string& path, uint64_t max_bytes);
 
 // The first min(size, max_bytes) bytes of the regular file `path` (a header), and its size.
 std::string read_regular_file_prefix(const std::string& path, uint64_t max_bytes, uint64_t* file_size);
+
+// Reads bytes [offset, offset + out.size()) of the regular file `path` straight into `out`, in
+// bounded chunks (no copy of the file in host memory), after checking that the file is still
+// `file_size` bytes long (the size a header was judged by); throws InputFileError when it is not,
+// or when it changes while being read.
+void read_regular_file_into(const std::string& path, uint64_t file_size, uint64_t offset, std::span<std::byte> out);
 
 // "1.5 GiB", "512 MiB", "300 bytes": a byte count for messages.
 std::string format_bytes(uint64_t bytes);

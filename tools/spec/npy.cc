@@ -199,38 +199,58 @@ NpyHeader read_npy_header(const std::string& path) {
   return parse_header(path, &size);
 }
 
-NpyArray read_npy(const std::string& path) {
-  NpyArray a;
-  uint64_t file_size = 0;
-  a.header = parse_header(path, &file_size);
-  std::string descr = a.header.descr;
-  const ParsedDescr pd = parse_descr(path, descr);
-  const uint64_t count = a.header.count();
-  if (count != 0 && count > (uint64_t{1} << 40) / a.header.item_size)
-    fail(path, "the array is larger than 1 TiB");
-  const uint64_t bytes = count * a.header.item_size;
-  const uint64_t have = file_size - a.header.data_offset;
+namespace {
+
+// The header of `path` and its file's size, with the data-size checks (at most 1 TiB, exactly the
+// bytes the header promises).
+NpyHeader checked_header(const std::string& path, uint64_t* file_size) {
+  NpyHeader h = parse_header(path, file_size);
+  const uint64_t count = h.count();
+  if (count != 0 && count > (uint64_t{1} << 40) / h.item_size) fail(path, "the array is larger than 1 TiB");
+  const uint64_t bytes = count * h.item_size;
+  const uint64_t have = *file_size - h.data_offset;
   if (have < bytes)
     fail(path, fmt::format("data is truncated: the header promises {} bytes ({} elements of {} "
-                           "bytes), the file has {}", bytes, count, a.header.item_size, have));
+                           "bytes), the file has {}", bytes, count, h.item_size, have));
   if (have > bytes) fail(path, fmt::format("trailing bytes after the {} data bytes the header promises", bytes));
-  check_host_memory(2 * bytes, path, "", "reading this .npy file");
-  std::string all;
+  return h;
+}
+
+// Reads the data of the file `path` (header `h`, `file_size` bytes) into `out`, little-endian.
+void read_data(const std::string& path, NpyHeader& h, uint64_t file_size, std::span<std::byte> out) {
   try {
-    all = read_regular_file(path, file_size);
+    read_regular_file_into(path, file_size, h.data_offset, out);
   } catch (const InputFileError& e) {
     throw SpecError(fmt::format("{}: {}", path, e.what()));
   }
-  if (all.size() != file_size) fail(path, "the file changed while it was being read");
-  a.data.resize(bytes);
-  std::memcpy(a.data.data(), all.data() + a.header.data_offset, bytes);
+  std::string descr = h.descr;
+  const ParsedDescr pd = parse_descr(path, descr);
   if (pd.swap) {
-    for (uint64_t i = 0; i < count; ++i)
-      std::reverse(a.data.begin() + static_cast<std::ptrdiff_t>(i * pd.size),
-                   a.data.begin() + static_cast<std::ptrdiff_t>((i + 1) * pd.size));
-    a.header.descr[0] = '<';
+    for (uint64_t i = 0; i < out.size(); i += pd.size) std::reverse(out.begin() + static_cast<std::ptrdiff_t>(i),
+                                                                    out.begin() + static_cast<std::ptrdiff_t>(i + pd.size));
+    h.descr[0] = '<';
   }
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::string& path) {
+  NpyArray a;
+  uint64_t file_size = 0;
+  a.header = checked_header(path, &file_size);
+  const uint64_t bytes = a.header.count() * a.header.item_size;
+  check_host_memory(bytes, path, "", "reading this .npy file");
+  a.data.resize(bytes);
+  read_data(path, a.header, file_size, a.data);
   return a;
+}
+
+NpyHeader read_npy_into(const std::string& path, std::span<std::byte> out) {
+  uint64_t file_size = 0;
+  NpyHeader h = checked_header(path, &file_size);
+  if (h.count() * h.item_size != out.size()) fail(path, "the file changed while it was being read");
+  read_data(path, h, file_size, out);
+  return h;
 }
 
 std::string npy_header_bytes(const std::string& descr, const std::vector<uint64_t>& shape) {

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,12 @@ struct NpyArray {
 // (Fortran order, object arrays, structured dtypes, a data size that disagrees with the shape).
 NpyHeader read_npy_header(const std::string& path);
 NpyArray read_npy(const std::string& path);
+// Reads the data of `path` straight into `out` (the device bytes of a buffer: no copy of the file
+// in host memory), byte-swapped in place from a big-endian file, with every check of read_npy;
+// out.size() must be the data size its header states (the caller judged the header with
+// read_npy_header: a file whose size then differs changed meanwhile, an error). Returns the header
+// (descr normalised to little-endian).
+NpyHeader read_npy_into(const std::string& path, std::span<std::byte> out);
 
 // Writes format 1.0. `descr` must be a simple little-endian or '|' type (e.g. "<f4", "|u1");
 // data.size() must be count(shape) * item size. Throws SpecError on an I/O error.
