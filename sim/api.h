@@ -194,6 +194,14 @@ class Device {
   // is host memory): a loader fills a buffer there without a host image and a copy. SimError as
   // copy_to_device when the range is not inside one allocation. Valid until the allocation is freed.
   std::span<std::byte> host_bytes(uint64_t dst, uint64_t bytes);
+  // The host wrote [dst, dst + bytes) without a copy (a memset of zeros the fresh allocation
+  // already holds): from now on the bytes count as initialised for initcheck
+  // (docs/checker.md "uninitialised-global-read"). copy_to_device and host_bytes imply it; a malloc'd
+  // byte nothing wrote is reported when a kernel reads it. SimError as copy_to_device.
+  void host_wrote(uint64_t dst, uint64_t bytes);
+  // The name findings give the allocation starting at `address` (a launch spec's buffer name;
+  // default "allocation #N"). SimError if no live allocation starts there.
+  void name_allocation(uint64_t address, std::string name);
   void copy_from_device(void* dst, uint64_t src, uint64_t bytes) const;
 
   // `params` holds the parameter bytes laid out as the .entry's .param list (each at its

@@ -171,7 +171,10 @@ SymbolInfo Device::symbol(const Module& m, std::string_view name) const {
 
 uint64_t Device::malloc(uint64_t bytes, uint64_t align) {
   try {
-    const uint64_t a = impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs));
+    // cuMemAlloc: the contents are undefined until the host or a kernel writes them (initcheck,
+    // sim/checker/global_init.h); the simulator's fresh pages hold zeros.
+    const uint64_t a = impl_->gm.allocate(bytes, align, fmt::format("allocation #{}", ++impl_->mallocs),
+                                          /*is_const=*/false, /*initialised=*/false);
     impl_->malloc_bases.push_back(a);  // bump allocation: addresses grow, the vector stays sorted
     return a;
   } catch (const std::runtime_error& e) {
@@ -218,11 +221,23 @@ bool Device::contains(uint64_t address, uint64_t bytes) const {
 void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
   impl_->check_range(dst, bytes, "copy to device");
   if (bytes) std::memcpy(impl_->gm.host(dst), src, bytes);
+  impl_->gm.mark_initialised(dst, bytes);
+}
+
+void Device::host_wrote(uint64_t dst, uint64_t bytes) {
+  impl_->check_range(dst, bytes, "write on device");
+  impl_->gm.mark_initialised(dst, bytes);
+}
+
+void Device::name_allocation(uint64_t address, std::string name) {
+  if (!impl_->gm.set_label(address, std::move(name)))
+    throw SimError(fmt::format("name of 0x{:x}: not the start of a live device allocation", address));
 }
 
 std::span<std::byte> Device::host_bytes(uint64_t dst, uint64_t bytes) {
   impl_->check_range(dst, bytes, "fill on device");
   if (!bytes) return {};
+  impl_->gm.mark_initialised(dst, bytes);  // the caller fills them
   return {reinterpret_cast<std::byte*>(impl_->gm.host(dst)), bytes};
 }
 

@@ -55,9 +55,10 @@ enum class Where : uint8_t { Shared, Cluster, Global };
 
 // Resolves lane's address for an access of `size` bytes in space S (Generic: by window) and checks
 // alignment and bounds. Global: returns nullptr (the access is deferred); shared: the bytes.
+// `reads`: the new value depends on the old one (every operation but exch): initcheck.
 template <Space S>
 inline uint8_t* locate(ExecCtx& c, int lane, uint64_t& addr, uint32_t size, Where& where, mem::GlobalCache& gc,
-                       bool global_only) {
+                       bool global_only, bool reads = true) {
   Space sp = S;
   if constexpr (S == Space::Generic) {
     switch (addr::classify(addr)) {
@@ -78,6 +79,7 @@ inline uint8_t* locate(ExecCtx& c, int lane, uint64_t& addr, uint32_t size, Wher
   if (addr & (size - 1)) mem::misaligned(c, lane, sp, true, addr, size);
   if (sp == Space::Global) {
     mem::check_global(c, lane, addr, size, true, false, gc);
+    if (reads) mem::check_global_init(c, lane, gc.last, addr, size);
     where = Where::Global;
     return nullptr;
   }
@@ -123,6 +125,7 @@ template <AOp Op, AType T>
 void apply_scalar(GlobalMemory& gm, const RmwRecord& r) {
   constexpr uint32_t N = rmw::type_bytes(T);
   uint8_t* p = gm.host(r.addr);
+  gm.mark_initialised(r.addr, N);
   uint64_t old = 0;
   std::memcpy(&old, p, N);
   const uint64_t v = rmw::alu<Op, T, true>(old, r.b[0], r.c[0]);
@@ -144,7 +147,7 @@ void exec_scalar(ExecCtx& c, const ExecInstr& in) {
   for_lanes(c.mask, [&](int lane) {
     uint64_t addr = mem::lane_address(c, a, lane);
     Where where;
-    uint8_t* p = locate<S>(c, lane, addr, N, where, gc, false);
+    uint8_t* p = locate<S>(c, lane, addr, N, where, gc, false, Op != AOp::Exch);
     where_addr[lane] = where == Where::Shared ? static_cast<uint64_t>(p - c.cta->shared()) : addr;
     if (p) {
       shared_lanes |= where == Where::Shared ? 1u << lane : 0u;
@@ -185,6 +188,7 @@ inline void rmw128(uint8_t* p, bool cas, const uint64_t b[2], const uint64_t cv[
 void apply_b128(GlobalMemory& gm, const RmwRecord& r) {
   uint64_t old[2];
   rmw128(gm.host(r.addr), (r.in->aux >> 12 & 1) != 0, r.b, r.c, old);
+  gm.mark_initialised(r.addr, 16);
   uint64_t* regs = r.w->regs();
   regs[uint64_t{r.in->o[0]} * 32 + r.lane] = old[0];
   if (r.in->o[0] != kSinkSlot) regs[(uint64_t{r.in->o[0]} + 1) * 32 + r.lane] = old[1];
@@ -206,7 +210,7 @@ void exec_b128(ExecCtx& c, const ExecInstr& in) {
     pair(in.o[1], lane, bv);
     if (cas) pair(in.o[2], lane, cv);
     Where where;
-    uint8_t* p = locate<S>(c, lane, addr, 16, where, gc, false);
+    uint8_t* p = locate<S>(c, lane, addr, 16, where, gc, false, cas);
     if (p) {
       uint64_t old[2];
       rmw128(p, cas, bv, cv, old);
@@ -244,6 +248,7 @@ void apply_vector(GlobalMemory& gm, const RmwRecord& r) {
   const uint32_t e = rmw::type_bytes(f.type);
   const uint64_t emask = e >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * e)) - 1;
   uint8_t* p = gm.host(r.addr);
+  gm.mark_initialised(r.addr, uint64_t{e} * f.n);
   for (uint32_t k = 0; k < f.n; ++k) {
     const uint32_t bit = k * e * 8;
     const uint64_t bk = (bit < 64 ? r.b[0] >> bit : r.b[1] >> (bit - 64)) & emask;

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "isa/ptx/ir.h"
+#include "sim/checker/warp_conflict.h"
 #include "sim/exec/lane_ops.h"
 #include "sim/memory/access.h"
 #include "sim/timing/memory.h"
@@ -99,8 +100,10 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
   const ExecOperand* el = &c.op(in, 1);
   mem::GlobalCache gc;
   uint64_t where[32] = {};
+  // Every lane's bytes, kept for the intra-warp conflict check (sim/checker/warp_conflict.h).
+  alignas(16) uint8_t bufs[32][E * N];
   for_lanes(c.mask, [&](int lane) {
-    alignas(16) uint8_t buf[E * N];
+    uint8_t* buf = bufs[lane];
     for (uint32_t k = 0; k < N; ++k) {
       const ExecOperand& e = el[k];
       if constexpr (E == 16) {
@@ -116,6 +119,10 @@ void exec_st(ExecCtx& c, const ExecInstr& in) {
     where[lane] = mem::lane_address(c, a, lane);
     mem::write_t<S, E * N>(c, lane, p.frame, where[lane], buf, gc);
   });
+  if constexpr (S == Space::Global || S == Space::Shared || S == Space::SharedCluster || S == Space::Generic) {
+    if (!p.frame && c.checking())
+      warp_conflict::on_store(c, c.mask, where, &bufs[0][0], E * N, S == Space::Generic);
+  }
   timing::note_access(c, p.frame ? Space::Local : S, where, c.mask, E * N, true, 0);
 }
 

@@ -11,6 +11,7 @@
 
 #include "isa/ptx/modifiers.h"
 #include "sim/address_space.h"
+#include "sim/checker/global_init.h"
 #include "sim/checker/proxy.h"
 #include "sim/checker/race.h"
 #include "sim/cta.h"
@@ -39,6 +40,11 @@ struct GlobalCache {
   const Allocation* last = nullptr;
 };
 
+// initcheck of a read that check_global (with write = true: atomics) checked into `a`.
+inline void check_global_init(ExecCtx& c, int lane, const Allocation* a, uint64_t addr, uint32_t size) {
+  if (a && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, size);
+}
+
 [[noreturn]] inline void misaligned(ExecCtx& c, int lane, Space s, bool write, uint64_t addr, uint32_t size) {
   c.fail(lane, fmt::format("misaligned {} {} of {} bytes at 0x{:x}: the address must be a multiple of {}",
                            space_word(s), write ? "store" : "load", size, addr, size));
@@ -56,6 +62,8 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
   }
   if (const_only && !a->is_const)
     c.fail(lane, fmt::format("ld.const at 0x{:x} reads {}, which is not constant-bank data", addr, a->label));
+  // initcheck (sim/checker/global_init.h): only allocations with bytes nothing wrote are looked at.
+  if (!write && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, size);
   // Strong accesses of global memory are release/acquire edges for the race detector.
   if (c.prog->has_strong_access && c.checking()) race::on_global_strong(c, lane, addr);
 }

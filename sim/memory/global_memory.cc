@@ -36,7 +36,7 @@ GlobalMemory::~GlobalMemory() {
   if (arena_) munmap(arena_, reserved_);
 }
 
-uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string label, bool is_const) {
+uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string label, bool is_const, bool initialised) {
   if (align == 0 || (align & (align - 1)) != 0)
     throw std::runtime_error(fmt::format("allocation alignment {} is not a power of two", align));
   align = std::max<uint64_t>(align, 256);
@@ -46,7 +46,15 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string labe
     throw std::runtime_error(fmt::format(
         "device memory exhausted: cannot allocate {} bytes ({} bytes of {} in use)", bytes, top_, reserved_));
   top_ = off + size + kGuard;
-  allocs_.push_back({addr::kGlobalBase + off, bytes, std::move(label), is_const});
+  Allocation a;
+  a.base = addr::kGlobalBase + off;
+  a.size = bytes;
+  a.label = std::move(label);
+  a.is_const = is_const;
+  a.id = ++next_id_;
+  a.initialised = initialised || bytes == 0;
+  if (!a.initialised) ++uninit_;
+  allocs_.push_back(std::move(a));
   return addr::kGlobalBase + off;
 }
 
@@ -57,6 +65,8 @@ bool GlobalMemory::release(uint64_t base) {
   // Whole pages inside the allocation return to the OS (zero-filled if ever touched again).
   const uint64_t page = 4096, lo = (base + page - 1) & ~(page - 1), hi = (base + it->size) & ~(page - 1);
   if (hi > lo) madvise(host(lo), hi - lo, MADV_DONTNEED);
+  if (!it->initialised) --uninit_;
+  it->init_bits = {};
   const auto pos = std::upper_bound(freed_.begin(), freed_.end(), base,
                                     [](uint64_t a, const Allocation& al) { return a < al.base; });
   freed_.insert(pos, std::move(*it));
@@ -71,6 +81,83 @@ const Allocation* GlobalMemory::find(uint64_t addr, uint64_t size) const {
   --it;
   if (addr - it->base < it->size && size <= it->size - (addr - it->base)) return &*it;
   return nullptr;
+}
+
+Allocation* GlobalMemory::find_mut(uint64_t addr) {
+  auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
+                             [](uint64_t a, const Allocation& al) { return a < al.base; });
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  return addr - it->base < it->size ? &*it : nullptr;
+}
+
+bool GlobalMemory::set_label(uint64_t base, std::string label) {
+  Allocation* a = find_mut(base);
+  if (!a || a->base != base) return false;
+  a->label = std::move(label);
+  return true;
+}
+
+void GlobalMemory::mark_bits(Allocation& a, uint64_t first, uint64_t n, size_t& uninit) {
+  if (a.initialised || n == 0) return;
+  if (first == 0 && n == a.size) {
+    a.initialised = true;
+    a.init_bits = {};
+    --uninit;
+    return;
+  }
+  if (a.init_bits.empty()) a.init_bits.assign((a.size + 63) / 64, 0);
+  for (uint64_t b = first, end = first + n; b < end;) {
+    const uint64_t w = b / 64, lo = b % 64, k = std::min<uint64_t>(64 - lo, end - b);
+    const uint64_t m = (k == 64 ? ~uint64_t{0} : ((uint64_t{1} << k) - 1)) << lo;
+    a.init_count += static_cast<uint64_t>(__builtin_popcountll(m & ~a.init_bits[w]));
+    a.init_bits[w] |= m;
+    b += k;
+  }
+  if (a.init_count == a.size) {
+    a.initialised = true;
+    a.init_bits = {};
+    --uninit;
+  }
+}
+
+void GlobalMemory::mark_slow(uint64_t addr, uint64_t n) {
+  while (n) {
+    Allocation* a = find_mut(addr);
+    if (!a) {
+      // Not inside an allocation: skip to the next one (or stop).
+      auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
+                                 [](uint64_t x, const Allocation& al) { return x < al.base; });
+      if (it == allocs_.end() || it->base - addr >= n) return;
+      n -= it->base - addr;
+      addr = it->base;
+      continue;
+    }
+    const uint64_t k = std::min(n, a->base + a->size - addr);
+    mark_bits(*a, addr - a->base, k, uninit_);
+    addr += k;
+    n -= k;
+  }
+}
+
+void GlobalMemory::mark_initialised_mask(uint64_t addr, uint64_t mask) {
+  if (!uninit_ || !mask) return;
+  if (mask == ~uint64_t{0}) return mark_slow(addr, 64);
+  while (mask) {
+    const int b = __builtin_ctzll(mask);
+    const int len = __builtin_ctzll(~(mask >> b));  // the run of set bits starting at b
+    mark_slow(addr + static_cast<uint64_t>(b), static_cast<uint64_t>(len));
+    mask = len + b >= 64 ? 0 : mask & ~(((uint64_t{1} << len) - 1) << b);
+  }
+}
+
+int64_t GlobalMemory::first_uninitialised(const Allocation& a, uint64_t addr, uint64_t n) {
+  if (a.initialised) return -1;
+  const uint64_t first = addr - a.base;
+  if (a.init_bits.empty()) return n ? static_cast<int64_t>(first) : -1;
+  for (uint64_t b = first; b < first + n; ++b)
+    if (!(a.init_bits[b / 64] >> (b % 64) & 1)) return static_cast<int64_t>(b);
+  return -1;
 }
 
 std::string GlobalMemory::describe_miss(uint64_t addr, uint64_t size) const {

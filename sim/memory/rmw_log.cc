@@ -12,6 +12,7 @@ void apply_elem(GlobalMemory& gm, const RmwRecord& r) {
   uint8_t operand[8];
   std::memcpy(operand, r.b, sizeof operand);
   rmw::apply(r.elem, gm.host(r.addr), operand);
+  gm.mark_initialised(r.addr, rmw::type_bytes(r.elem.type));
 }
 
 void RmwLog::commit_quantum(std::span<StoreOverlay* const> overlays, std::span<RmwLog* const> logs,

@@ -30,10 +30,13 @@ uint8_t* StoreOverlay::rmw_view(const GlobalMemory& gm, uint64_t addr) {
 }
 
 void StoreOverlay::commit(GlobalMemory& gm) {
+  // initcheck: the stored bytes are written from now on for every partition (sim/checker/global_init.h).
+  const bool track = gm.tracks_uninitialised();
   for (auto& [page, p] : pages_) {
     uint8_t* dst = gm.host(page << kPageBits);
     for (uint64_t w = 0; w < kPageSize / 64; ++w) {
       uint64_t bits = p->dirty[w];
+      if (track && bits) gm.mark_initialised_mask((page << kPageBits) + w * 64, bits);
       if (bits == ~uint64_t{0}) {
         std::memcpy(dst + w * 64, p->data + w * 64, 64);
         continue;

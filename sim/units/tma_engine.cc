@@ -111,21 +111,23 @@ void check_smem_range(ExecCtx& c, int lane, uint32_t lo, uint64_t hi, const char
 }
 
 // [addr, addr + n) of global memory must lie inside one allocation.
-void check_global_range(ExecCtx& c, int lane, uint64_t addr, uint64_t n, const char* what) {
+// `reads`: the engine reads these bytes (a load's source): initcheck (sim/checker/global_init.h).
+void check_global_range(ExecCtx& c, int lane, uint64_t addr, uint64_t n, const char* what, bool reads = false) {
   if (n == 0) return;
   const Allocation* a = c.launch->gm->find(addr, 1);
   if (!a || n > a->size - (addr - a->base))
     c.fail(lane, fmt::format("{}: global memory [0x{:x}, 0x{:x}) is out of bounds: {}", what, addr, addr + n,
                              c.launch->gm->describe_miss(addr, static_cast<uint32_t>(std::min<uint64_t>(n, 1u << 30)))));
+  if (reads && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, n);
 }
 
 // Global bounds of every in-bound row of a box (the H200 faults on a map whose tensor leaves its
 // allocation; tcsim says so at the issuing line).
-void check_rows(ExecCtx& c, int lane, const TileBox& box, uint64_t dim0_limit, const char* what) {
+void check_rows(ExecCtx& c, int lane, const TileBox& box, uint64_t dim0_limit, const char* what, bool reads) {
   box.for_each_row(dim0_limit, [&](const uint32_t(&)[5], uint64_t addr, uint32_t first, uint32_t count) {
     if (!count) return;
     const uint64_t bits = box.elem_bits();
-    check_global_range(c, lane, addr + first * bits / 8, (count * bits + 7) / 8, what);
+    check_global_range(c, lane, addr + first * bits / 8, (count * bits + 7) / 8, what, reads);
   });
 }
 
@@ -313,7 +315,7 @@ void TmaEngine::tensor_load(ExecCtx& c, int lane, const TensorOp& op) {
   }
   TileBox box = plan(c, lane, op, map, dst.offset, BoxDir::Load, kLoadWhat);
   check_smem_range(c, lane, box.smem_lo(), box.smem_hi(), kLoadWhat, fmt::format(" (the box: {})", box.describe()));
-  check_rows(c, lane, box, map.global_dim[0], kLoadWhat);
+  check_rows(c, lane, box, map.global_dim[0], kLoadWhat, /*reads=*/true);
   const std::vector<uint32_t> ranks =
       op.multicast ? multicast_ranks(c, lane, op.cta_mask, kLoadWhat, true) : std::vector<uint32_t>{dst.rank};
   // The CTA whose mbarrier destination r's complete_tx goes to (see the file comment); all are
@@ -374,7 +376,7 @@ void TmaEngine::tensor_store(ExecCtx& c, int lane, const TensorOp& op) {
   // The tensor itself must be inside an allocation; the bytes a store adds to complete the last
   // 16-byte chunk of a row (TileBox::store) may lie past its end, where the H200 has allocation
   // slack: they are written only where memory exists (below).
-  check_rows(c, lane, box, map.global_dim[0], what);
+  check_rows(c, lane, box, map.global_dim[0], what, /*reads=*/false);
   proxy::check_async_read(c, lane, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), what);
   const Timing t = store_timing(c, box.tx_bytes());
   proxy::mark_async(c, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), t.read_done, false, what);
@@ -419,7 +421,7 @@ void TmaEngine::bulk(ExecCtx& c, int lane, const BulkOp& op) {
 void TmaEngine::bulk_load(ExecCtx& c, int lane, const BulkOp& op) {
   const char* what = what_of(op);
   const uint32_t n = op.size;
-  check_global_range(c, lane, op.src, n, what);
+  check_global_range(c, lane, op.src, n, what, /*reads=*/true);
   const mem::SharedTarget d = mem::resolve_cluster_shared(c, lane, op.dst, what);
   const mem::SharedTarget mb = mem::resolve_cluster_shared(c, lane, op.mbar, what);
   check_smem_range(c, lane, d.offset, uint64_t{d.offset} + n, what, "");

@@ -177,9 +177,11 @@ TEST_CASE("DSMEM misuse: a store into a peer that may exit first, a rank outside
   nanosleep.u32 1000;
   mov.u32 %r20, 0;
   mapa.shared::cluster.u32 %r21, %r5, %r20;
-  st.shared::cluster.u32 [%r21], %r1;
+  st.shared::cluster.u32 [%r21], %r2;
 $Lend:
 )";
+  // (Every lane stores its rank, one value: lanes storing different values to one word would be
+  // the finding warp-write-conflict too.)
   const Run late = run(kernel(store), {2, 1, 1}, {2, 1, 1});
   REQUIRE(late.r.findings.size() == 1);
   CHECK(late.r.findings[0].rule == sim::Rule::DsmemExitUnordered);

@@ -128,6 +128,15 @@ TEST_CASE("spec: defaults") {
   CHECK(s.ptx_path == "k.ptx");  // no directory: relative to the current one
 }
 
+TEST_CASE("spec: a buffer the host never writes (tcsim extension {\"uninitialised\": true})") {
+  const LaunchSpec s = parse_spec(R"({"ptx": "k.ptx", "kernel": "k", "grid": [1,1,1], "block": [1,1,1],
+    "buffers": {"ws": {"dtype": "u32", "shape": [8], "init": {"uninitialised": true}}, "z": {"dtype": "u32", "shape": [8]}}})",
+                                  "s.json");
+  REQUIRE(s.buffers.size() == 2);
+  CHECK(s.buffers[0].init.kind == InitKind::Uninitialised);
+  CHECK(s.buffers[1].init.kind == InitKind::Fill);  // no init: zero-filled, written by the host
+}
+
 TEST_CASE("spec: tensor map defaults and byte-type aliases") {
   const LaunchSpec s = parse_spec(R"({"ptx": "k.ptx", "kernel": "k", "grid": [1,1,1], "block": [1,1,1],
     "buffers": {"Q": {"dtype": "e4m3", "shape": [64, 64]}},
@@ -199,6 +208,8 @@ TEST_CASE("spec: every malformed field gets its own message") {
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "size": 16}})"), "buffers.A: unknown field \"size\" (legal here: dtype, shape, init)"},
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"fill": 0, "iota": {}}}})"), "buffers.A.init: expected exactly one of"},
       {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"zero": 1}}})"), "buffers.A.init: expected exactly one of"},
+      {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"uninitialised": 1}}})"), "buffers.A.init.uninitialised: expected true, found 1"},
+      {with("buffers", R"({"A": {"dtype": "f32", "shape": [4], "init": {"uninitialised": true, "fill": 0}}})"), "buffers.A.init: unknown field \"fill\""},
       {with("buffers", R"({"A": {"dtype": "e4m3", "shape": [4], "init": {"fill": 1000}}})"), "buffers.A.init: fill 1000 is outside e4m3's finite range [-448, 448]"},
       {with("buffers", R"({"A": {"dtype": "u8", "shape": [4], "init": {"fill": "0x100"}}})"), "buffers.A.init: fill \"0x100\" does not fit in a 8-bit u8 element"},
       {with("buffers", R"({"A": {"dtype": "u8", "shape": [4], "init": {"fill": "0xfg"}}})"), "buffers.A.init.fill: raw bits \"0xfg\": 'g' is not a hex digit"},
@@ -252,6 +263,7 @@ TEST_CASE("spec: every malformed field gets its own message") {
       {with("outputs", R"(["A", "A"])"), "outputs[1]: \"A\" is listed twice"},
       {with("symbols", R"({"tab": {"dtype": "f32"}})"), "symbols.tab: missing required field \"init\" (how to initialise it)"},
       {with("symbols", R"({"tab": {"init": {"fill": 1}, "size": 4}})"), "symbols.tab: unknown field \"size\" (legal here: dtype, init)"},
+      {with("symbols", R"({"tab": {"init": {"uninitialised": true}}})"), "symbols.tab.init: expected exactly one of"},
       {with("tensor_maps", R"({"t": {"buffer": "Z", "global_dims": [4], "box_dims": [4]}})"), "tensor_maps.t.buffer: no buffer \"Z\" (declared: A, B)"},
       {with("tensor_maps", R"({"t": {"buffer": "A", "global_dims": [1,1,1,1,1,1], "box_dims": [1]}})"), "tensor_maps.t.global_dims: expected a list of 1 to 5 integers"},
       {with("tensor_maps", R"({"t": {"buffer": "A", "global_dims": [2, 2], "box_dims": [2, 2]}})"), "tensor_maps.t: missing required field \"global_strides_bytes\""},

@@ -225,6 +225,8 @@ void check_init(const InitSpec& in, SpecDType t, uint64_t count) {
         }
       }
       return;
+    case InitKind::Uninitialised:
+      return;
     case InitKind::Iota:
       if (integer) {
         if (!in.start.is_integral() || !in.step.is_integral())
@@ -341,6 +343,8 @@ void fill_init_bytes(const InitSpec& in, SpecDType t, uint64_t count, std::span<
           return;
       }
       return;
+    case InitKind::Uninitialised:
+      return;  // nothing written (the runner never fills such a buffer)
     case InitKind::Iota:
       if (is_integer(t)) {
         // Two's-complement arithmetic mod 2^64, truncated to the element (wraps like C).

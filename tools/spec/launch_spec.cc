@@ -175,11 +175,20 @@ std::string legal_names(const std::vector<std::string>& names) {
   return r;
 }
 
-InitSpec parse_init(const Ctx& c, const Json& j, const std::string& path) {
+InitSpec parse_init(const Ctx& c, const Json& j, const std::string& path, bool buffer) {
   need_object(c, j, path);
   InitSpec in;
   in.spec_file = c.file;
   in.json_path = path;
+  if (buffer && j.contains("uninitialised")) {
+    // tcsim extension: the host never writes the buffer (docs/launch_spec.md).
+    check_keys(c, j, path, {"uninitialised"});
+    const Json& v = j["uninitialised"];
+    if (!v.is_boolean() || !v.get<bool>())
+      c.fail(child(path, "uninitialised"), fmt::format("expected true, found {}", v.dump()));
+    in.kind = InitKind::Uninitialised;
+    return in;
+  }
   size_t forms = 0;
   for (auto k : {"fill", "file", "random", "iota"}) forms += j.contains(k);
   if (forms != 1)
@@ -257,7 +266,7 @@ BufferSpec parse_buffer(const Ctx& c, const std::string& name, const Json& j, co
     b.shape.push_back(get_uint(c, shape[i], index(child(path, "shape"), i), 1, UINT64_MAX));
   checked_count(b.shape, elem_bytes(b.dtype), c.file, child(path, "shape"));
   if (j.contains("init")) {
-    b.init = parse_init(c, j["init"], child(path, "init"));
+    b.init = parse_init(c, j["init"], child(path, "init"), /*buffer=*/true);
   } else {
     b.init.kind = InitKind::Fill;  // no "init": zero-filled (docs/launch_spec.md)
     b.init.fill = Number::of_int(0);
@@ -734,7 +743,7 @@ LaunchSpec parse_spec_fields(std::string_view text, const std::string& path) {
         y.dtype = get_dtype(c, sym["dtype"], child(p, "dtype"));
         y.dtype_given = true;
       }
-      y.init = parse_init(c, need(c, sym, p, "init", "how to initialise it"), child(p, "init"));
+      y.init = parse_init(c, need(c, sym, p, "init", "how to initialise it"), child(p, "init"), /*buffer=*/false);
       s.symbols.push_back(std::move(y));
     }
   }

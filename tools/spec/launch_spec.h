@@ -31,7 +31,9 @@ struct Number {
   std::string to_string() const;
 };
 
-enum class InitKind : uint8_t { Fill, File, Random, Iota };
+// Uninitialised (tcsim extension, buffers only): allocated and never written by the host, like a
+// cudaMalloc without a copy or memset (docs/launch_spec.md).
+enum class InitKind : uint8_t { Fill, File, Random, Iota, Uninitialised };
 // Integers: integers drawn uniformly from [low, high] (inclusive), each stored exactly in the
 // buffer's dtype (kernels/tcgen05/README.md: exact-input specs whose every product and sum is
 // representable; an extension of LAUNCH_SPEC.md).

@@ -107,7 +107,9 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
   // Host memory before any allocation: the device image of every buffer, the largest initial image
   // while it is copied in, and the outputs read back.
   // A zero image on a backend whose fresh allocations are zero is never built (lazy zero pages).
-  auto skip_init = [&](const BufferSpec& b) { return be.malloc_returns_zeroes() && is_zero_init(b.init, b.dtype); };
+  auto skip_init = [&](const BufferSpec& b) {
+    return b.init.kind == InitKind::Uninitialised || (be.malloc_returns_zeroes() && is_zero_init(b.init, b.dtype));
+  };
   uint64_t need = 0, largest = 0;
   for (const auto& b : spec.buffers) {
     need += b.bytes();
@@ -121,7 +123,12 @@ RunResult run_spec(const LaunchSpec& spec, const std::string& ptx_text, Backend&
   for (const auto& b : spec.buffers) {
     const uint64_t a = be.malloc(b.bytes());
     addr[b.name] = a;
-    if (skip_init(b)) continue;
+    be.name_buffer(a, b.name);
+    if (b.init.kind == InitKind::Uninitialised) continue;  // never written by the host
+    if (skip_init(b)) {
+      be.host_wrote_zeroes(a, b.bytes());  // the zeros are there already: initialised all the same
+      continue;
+    }
     // Filled in place where the device is host memory (one copy of the buffer, not two).
     if (const std::span<std::byte> dst = be.host_bytes(a, b.bytes()); dst.size() == b.bytes()) {
       fill_init_bytes(b.init, b.dtype, b.count(), dst);

@@ -53,6 +53,11 @@ class Backend {
   // never reused address ranges of an anonymous mapping, sim/memory/global_memory.h), so a zero
   // initial image is not copied in (no host copy, no page touched: lazy zero pages).
   virtual bool malloc_returns_zeroes() const { return false; }
+  // A zero-initialised buffer malloc_returns_zeroes() let the loader skip: the host's zeros count as
+  // written (the simulator's initcheck, docs/checker.md "uninitialised-global-read").
+  virtual void host_wrote_zeroes(uint64_t dst, uint64_t bytes) { (void)dst, (void)bytes; }
+  // The spec's name for the buffer at `address` (findings name it).
+  virtual void name_buffer(uint64_t address, const std::string& name) { (void)address, (void)name; }
   virtual void copy_to_device(uint64_t dst, const void* src, uint64_t bytes) = 0;
   // Host bytes of device memory [dst, dst + bytes) the loader may write directly (the simulator's
   // global memory is host memory), or an empty span when the device is not host memory (a GPU):

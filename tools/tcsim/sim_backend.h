@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "sim/api.h"
 #include "sim/report/finding_json.h"
 #include "sim/timing/report_text.h"
@@ -86,6 +88,10 @@ class SimBackend final : public spec::Backend {
   }
   uint64_t malloc(uint64_t bytes) override { return dev_.malloc(bytes, 256); }
   bool malloc_returns_zeroes() const override { return true; }
+  void host_wrote_zeroes(uint64_t dst, uint64_t n) override { dev_.host_wrote(dst, n); }
+  void name_buffer(uint64_t address, const std::string& name) override {
+    dev_.name_allocation(address, fmt::format("buffer {}", name));
+  }
   void copy_to_device(uint64_t dst, const void* src, uint64_t n) override { dev_.copy_to_device(dst, src, n); }
   bool host_visible() const override { return true; }
   std::span<std::byte> host_bytes(uint64_t dst, uint64_t n) override { return dev_.host_bytes(dst, n); }
