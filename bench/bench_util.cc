@@ -28,7 +28,7 @@ std::string machine_context() {
     double l1 = 0, l5 = 0;
     if (la >> l1 >> l5) load = fmt::format("{:.2f} (1 min) {:.2f} (5 min)", l1, l5);
   }
-  return fmt::format("cpu: {}, {} logical cores, load average {}, compiler {} {}, {} build", model, load,
+  return fmt::format("cpu: {}, load average {}, {} logical cores, compiler {} {}, {} build", model, load,
                      std::thread::hardware_concurrency(),
 #if defined(__clang__)
                      "clang", __clang_version__,
