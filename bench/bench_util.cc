@@ -21,7 +21,14 @@ std::string machine_context() {
 #else
   const char* build = "debug";
 #endif
-  return fmt::format("cpu: {}, {} logical cores, compiler {} {}, {} build", model,
+  // The load average when the benchmark starts: the machine is shared, and wall times (and, less
+  // so, CPU times) depend on what else runs.
+  std::string load = "?";
+  if (std::ifstream la("/proc/loadavg"); la) {
+    double l1 = 0, l5 = 0;
+    if (la >> l1 >> l5) load = fmt::format("{:.2f} (1 min) {:.2f} (5 min)", l1, l5);
+  }
+  return fmt::format("cpu: {}, load average {}, {} logical cores, compiler {} {}, {} build", model, load,
                      std::thread::hardware_concurrency(),
 #if defined(__clang__)
                      "clang", __clang_version__,

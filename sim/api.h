@@ -120,6 +120,10 @@ struct DeviceOptions {
   bool steady_clock = false;
   // No MMA arithmetic and no output values, the same cycles: estimates at production sizes.
   bool timing_only = false;
+  // With timing_only: still copy each TMA tile's bytes into shared memory. Off, a tile load only
+  // marks its box (sim/units/uncopied_smem.h) and a read that needs its values throws
+  // TimingOnlyNeedsCopies; the cycles are the same either way.
+  bool timing_only_copies = false;
   uint64_t trace_events = 0;    // record up to this many trace events (0 = no trace)
   // The checker's hazard tracking (docs/checker.md): the proxy shadow of shared memory, the
   // in-flight windows of asynchronous operations, TMEM access windows and fences, descriptor
@@ -159,6 +163,12 @@ struct LaunchResult {
 // and the offending values. The CLI prints it and exits 2.
 struct SimError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+// A --timing-only launch that skipped TMA tile copies read the bytes it skipped in a way that could
+// change its control flow, addresses or memory (sim/units/uncopied_smem.h): run it again with
+// DeviceOptions::timing_only_copies (tools/tcsim/sim_backend.h run_timing_only_safe does).
+struct TimingOnlyNeedsCopies : SimError {
+  using SimError::SimError;
 };
 
 class Module;  // a parsed, decoded PTX module

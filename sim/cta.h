@@ -11,6 +11,7 @@
 #include "sim/cycles.h"
 #include "sim/units/mbarrier.h"
 #include "sim/units/smem_origin.h"
+#include "sim/units/uncopied_smem.h"
 #include "sim/warp.h"
 
 namespace tcsim::sim {
@@ -89,6 +90,9 @@ class Cta {
     return *smem_origin_;
   }
   const SmemOrigin* smem_origin_if_any() const { return smem_origin_.get(); }
+  // Bytes a --timing-only TMA tile load did not copy (sim/units/uncopied_smem.h).
+  UncopiedSmem& uncopied() { return uncopied_; }
+  const UncopiedSmem& uncopied() const { return uncopied_; }
 
   // Lanes of `w` arrive at barrier b (expected: thread count operand, 0 = all). Returns false and
   // sets *error when threads disagree on the count.
@@ -139,6 +143,7 @@ class Cta {
   MbarrierUnit mbarriers_{*this};
   std::vector<uint32_t> exited_seen_;  // per warp: lanes whose exit the cluster barrier has counted
   std::shared_ptr<SmemOrigin> smem_origin_;
+  UncopiedSmem uncopied_;
   std::shared_ptr<tma::TmaCtaState> tma_;  // shared_ptr: deletable where the type is incomplete
 };
 

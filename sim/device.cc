@@ -343,6 +343,7 @@ LaunchResult Device::launch(const Module& m, std::string_view kernel, const Laun
   model.steady_clock = impl_->opts.steady_clock;
   L.timing = &model;
   L.timing_only = impl_->opts.timing_only;
+  L.skip_tma_copies = L.timing_only && !impl_->opts.timing_only_copies;
   L.trace_events = impl_->opts.trace_events;
   return run_launch(L, *impl_->pool, impl_->opts);
 }

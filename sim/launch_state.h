@@ -41,6 +41,7 @@ struct LaunchState {
   uint64_t schedule_seed = 0;
   const timing::Model* timing = nullptr;       // the timing model of this launch (sim/timing/model.h)
   bool timing_only = false;                    // DeviceOptions::timing_only
+  bool skip_tma_copies = false;                // timing_only && !DeviceOptions::timing_only_copies
   uint64_t trace_events = 0;                   // DeviceOptions::trace_events
   // The quiet epoch of exact-repeat livelock detection (sim/livelock.h), 0 when none is open. Set by
   // the launch at quantum boundaries only; warps read it while they run.

@@ -716,10 +716,12 @@ def gemm_plan():
                 stem, cta2, 256 if cta2 else 128, 512, 640, 2 if cta2 else 1, "random", seed=5,
                 description=f"{tag}: random-input GEMM, every CTA walks 2 tiles with a K loop "
                             "longer than the ring"))
-    for size in (1024, 2048):
+    # 4096^3 and 8192^3: production sizes for --timing-only estimates (148 CTAs: one per B200 SM,
+    # persistent over 512 / 2048 tiles of 128 x 256).
+    for size in (1024, 2048, 4096, 8192):
         for cta2 in (False, True):
             tag = f"bench_bf16_{size}" + ("_2cta" if cta2 else "")
-            grid = 64 if size == 2048 else 32
+            grid = {1024: 32, 2048: 64}.get(size, 148)
             put(f"specs/gemm/{tag}.json", gemm_spec(
                 "bf16_f32", cta2, size, size, size, grid, "random", seed=7,
                 description=f"bench: bf16 GEMM {size}^3 ({'CTA pairs' if cta2 else '1 CTA'}), "

@@ -48,7 +48,7 @@ using isa::ptx::Type;
 
 // The element of a .shared::cluster (or generic) access: any CTA of the cluster (sim/memory/dsmem.h).
 inline uint8_t* cluster_shared(ExecCtx& c, int lane, uint64_t addr, uint32_t size) {
-  return mem::shared_ptr(c, lane, addr, size, true, true);
+  return mem::shared_ptr(c, lane, addr, size, true, true, /*rmw=*/true);
 }
 
 enum class Where : uint8_t { Shared, Cluster, Global };
@@ -88,7 +88,7 @@ inline uint8_t* locate(ExecCtx& c, int lane, uint64_t& addr, uint32_t size, Wher
     return cluster_shared(c, lane, addr, size);
   }
   where = Where::Shared;
-  return mem::shared_ptr(c, lane, addr, size, true, false);
+  return mem::shared_ptr(c, lane, addr, size, true, false, /*rmw=*/true);
 }
 
 // The issuing group waits for its global atomics until the quantum boundary. Every lane of the

@@ -94,6 +94,7 @@ void land(const std::weak_ptr<CpAsyncState>& weak, Cta* cta, uint32_t w) {
       const int l = __builtin_ctz(lanes);
       lanes &= lanes - 1;
       std::memcpy(cta->shared() + b.dst[l], b.data[l].data(), b.size);
+      cta->uncopied().clear(b.dst[l], b.size);
       race::async_wrote(*cta, b.dst[l], b.size);
     }
     b.landed = true;

@@ -82,6 +82,8 @@ void exec_remote_async(ExecCtx& c, const ExecInstr& in) {
                           if (!d || d->done()) return;  // reported by the mbarrier event of this cycle
                           const uint64_t v[4] = {vals0, vals1, vals2, vals3};
                           uint8_t* p = d->shared() + off;
+                          if (red) check_copied(d->uncopied(), off, vec * esize, "red.async");
+                          else d->uncopied().clear(off, vec * esize);
                           race::async_wrote(*d, off, vec * esize);
                           for (uint32_t k = 0; k < vec; ++k) {
                             uint8_t x[8];

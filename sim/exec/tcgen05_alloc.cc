@@ -70,6 +70,7 @@ void check_alloc_warp(ExecCtx& c, TcCtaState& st, const char* what) {
 
 void write_addr(Cta& cta, uint32_t dst, uint32_t taddr) {
   std::memcpy(cta.shared() + dst, &taddr, 4);
+  cta.uncopied().clear(dst, 4);
   race::async_wrote(cta, dst, 4);  // the alloc unit's write (sim/checker/race.h)
 }
 

@@ -162,15 +162,15 @@ void check_ldst_hazards(ExecCtx& c, int lane, TensorCore& u, const Cta& cta, con
   const TcWarpState& me = st->warps[c.warp->id()];
   for (size_t w = 0; w < st->warps.size(); ++w) {
     const TcWarpState& ws = st->warps[w];
-    if (w == c.warp->id() || !ws.any_fenced || !ws.fenced_overlaps(writes)) continue;
-    if (me.fenced_after && me.last_fence_after > ws.fenced_at) continue;
+    Cycles handed;
+    if (w == c.warp->id() || !ws.fenced_unordered(writes, !me.fenced_after, me.last_fence_after, &handed)) continue;
     report(c, Rule::TmemMissingFenceAfter, lane,
            fmt::format("tcgen05.mma overwrites TMEM columns {}-{} that warp {} of {} accessed with {} and handed over "
                        "(tcgen05.fence::before_thread_sync at cycle {}), but this warp executed no "
                        "tcgen05.fence::after_thread_sync since then: the MMA is not ordered after that access "
                        "(PTX ISA §9.7.16.6.4, §9.7.16.11.1)",
                        writes.col0, writes.col0 + writes.cols - 1, w, cta.name(), tc_source_text(*c.part, ws.fenced_src),
-                       ws.fenced_at.count()),
+                       handed.count()),
            ws.fenced_src, 1);
     return;
   }

@@ -71,9 +71,11 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
 // The bytes [addr, addr + size) of a shared address (sim/memory/dsmem.h). `cluster_scope`: the
 // address may name another CTA of the cluster (.shared::cluster and generic accesses); otherwise
 // it must name the executing CTA (.shared, .shared::cta).
-inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write, bool cluster_scope) {
+// `rmw`: the access reads the old bytes as well (atom, red).
+inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write, bool cluster_scope,
+                           bool rmw = false) {
   if (addr > 0xffffffffull || models::smem_rank(static_cast<uint32_t>(addr)) != c.cta->cluster_rank()) {
-    if (cluster_scope) return remote_shared_ptr(c, lane, addr, size, write);
+    if (cluster_scope) return remote_shared_ptr(c, lane, addr, size, write, rmw);
     own_shared_offset(c, lane, addr, write ? "st.shared" : "ld.shared");  // fails
   }
   const uint32_t off = models::smem_offset(static_cast<uint32_t>(addr));
@@ -92,6 +94,7 @@ inline uint8_t* shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, b
     // (sim/checker/race.h).
     race::on_shared_access(c, lane, off, size, write);
   }
+  if (c.launch->skip_tma_copies) generic_smem_access(*c.cta, off, size, write && !rmw);
   return c.cta->shared() + off;
 }
 

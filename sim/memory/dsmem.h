@@ -85,7 +85,15 @@ inline SharedTarget resolve_cluster_shared(ExecCtx& c, int lane, uint64_t addr, 
 }
 
 // The bytes [addr, addr + size) of a .shared::cluster address of another CTA (bounds-checked there).
-inline uint8_t* remote_shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write) {
+// --timing-only without TMA copies (sim/units/uncopied_smem.h): a generic read of bytes a tile load
+// did not copy needs them (throws TimingOnlyNeedsCopies); a write makes them the program's.
+inline void generic_smem_access(Cta& cta, uint32_t off, uint32_t size, bool pure_write) {
+  if (pure_write) cta.uncopied().clear(off, size);
+  else check_copied(cta.uncopied(), off, size, "a generic shared-memory load (ld, ldmatrix, atom, red)");
+}
+
+// `rmw`: the access reads the old bytes as well (atom, red).
+inline uint8_t* remote_shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t size, bool write, bool rmw = false) {
   const SharedTarget t = resolve_cluster_shared(c, lane, addr, write ? "shared::cluster store" : "shared::cluster load");
   const uint64_t n = t.cta->smem_bytes();
   if (t.offset >= n || size > n - t.offset)
@@ -94,6 +102,7 @@ inline uint8_t* remote_shared_ptr(ExecCtx& c, int lane, uint64_t addr, uint32_t 
                              t.cta->cluster().cta_name(t.rank), n));
   // A peer's store: initialised bytes without a race history there (sim/checker/race.h).
   if (write) race::async_wrote(*t.cta, t.offset, size);
+  if (c.launch->skip_tma_copies) generic_smem_access(*t.cta, t.offset, size, write && !rmw);
   return t.cta->shared() + t.offset;
 }
 

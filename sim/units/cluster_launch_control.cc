@@ -66,6 +66,7 @@ void ClcQueue::resolve_all(std::span<ClcQueue* const> queues, Cycles boundary,
         Cta* c = t.get();
         if (!c || c->done()) return;  // reported by the mbarrier event of this cycle
         std::memcpy(c->shared() + addr, b.data(), 16);
+        c->uncopied().clear(addr, 16);
         race::async_wrote(*c, addr, 16);
       });
       post_mbarrier_complete_tx(*r.part, when, t, r.mbar, 16, nullptr, what);

@@ -163,6 +163,8 @@ void MbarrierUnit::check_address(uint32_t addr, const char* op) const {
 }
 
 void MbarrierUnit::check_word(const Mbarrier& b, const char* op) const {
+  // A TMA tile load over the object under --timing-only did not write it (sim/units/uncopied_smem.h).
+  check_copied(owner_->uncopied(), b.addr, 8, op);
   uint64_t w;
   std::memcpy(&w, owner_->shared() + b.addr, 8);
   if (w != b.word())

@@ -28,11 +28,12 @@ void note_tma_box_origin(Cta& cta, const tma::TileBox& box) {
   const uint8_t swz = static_cast<uint8_t>(map.swizzle);
   SmemOrigin& o = cta.smem_origin();
   box.for_each_row(map.global_dim[0], [&](const uint32_t (&i)[5], uint64_t addr, uint32_t first, uint32_t count) {
-    for (uint32_t x = first; x < first + count; ++x) {
-      if (x % per_chunk != 0 && x != first) continue;
+    // One note per 16-byte chunk of the row (the first may start inside one).
+    for (uint32_t x = first; x < first + count;) {
       const isa::SmemLocation at = box.layout().locate(x, i[1], i[2], i[3], i[4]);
       const uint32_t run = std::min(per_chunk - x % per_chunk, first + count - x);
       o.note(at.byte, addr + uint64_t{x} * n, run * n, pitch, swz);
+      x += run;
     }
   });
 }

@@ -90,24 +90,39 @@ struct TcWarpState {
         if (unfenced[q].test(col)) return true;
     return false;
   }
-  // The same cells after the fence: handed over at `fenced_at`; a tcgen05 op of another warp that
-  // overwrites them needs its own tcgen05.fence::after_thread_sync after that (the consumer side).
+  // The same cells after the fence, each with the cycle of the fence that handed it over (one per
+  // cell, not one per warp: a warp that drains double-buffered accumulators hands buffer 0 over,
+  // then later buffer 1, and the hand-over of buffer 1 says nothing about buffer 0). A tcgen05 op
+  // of another warp that overwrites a cell needs its own tcgen05.fence::after_thread_sync after that
+  // cell's hand-over (the consumer side).
   std::array<std::bitset<512>, 4> fenced{};
-  Cycles fenced_at;
+  std::vector<Cycles> fenced_at;  // [q * 512 + col], sized at the first fence
+  Cycles fenced_latest;  // the latest hand-over of any cell
   bool any_fenced = false;
   uint32_t fenced_src = 0;
   void fence_before(Cycles now) {
     if (!any_unfenced) return;
-    for (int q = 0; q < 4; ++q) fenced[q] |= unfenced[q], unfenced[q].reset();
+    fenced_at.resize(4 * 512);
+    for (int q = 0; q < 4; ++q) {
+      for (size_t col = 0; col < 512; ++col)
+        if (unfenced[q].test(col)) fenced_at[q * 512 + col] = now;
+      fenced[q] |= unfenced[q], unfenced[q].reset();
+    }
     any_unfenced = false;
-    fenced_at = now;
+    fenced_latest = now;
     any_fenced = true;
     fenced_src = unfenced_src;
   }
-  bool fenced_overlaps(const TmemRange& r) const {
+  // A cell of `r` handed over at or after `after` (the consumer's last fence::after_thread_sync;
+  // `none`: it executed none): its cycle in *at.
+  bool fenced_unordered(const TmemRange& r, bool none, Cycles after, Cycles* at) const {
+    if (!any_fenced || (!none && after > fenced_latest)) return false;
     for (uint32_t q = r.lane0 / 32; q < 4 && q * 32 < r.lane0 + r.lanes; ++q)
       for (uint32_t col = r.col0; col < r.col0 + r.cols && col < 512; ++col)
-        if (fenced[q].test(col)) return true;
+        if (fenced[q].test(col) && (none || !(after > fenced_at[q * 512 + col]))) {
+          *at = fenced_at[q * 512 + col];
+          return true;
+        }
     return false;
   }
   bool fenced_after = false;

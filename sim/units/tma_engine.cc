@@ -276,6 +276,7 @@ std::shared_ptr<const std::vector<uint8_t>> read_source(ExecCtx& c, int lane, co
   check_smem_range(c, lane, s, uint64_t{s} + n, what, " (source)");
   proxy::check_async_read(c, lane, *c.cta, s, n, what);
   proxy::mark_async(c, *c.cta, s, n, t.read_done, false, what);
+  check_copied(c.cta->uncopied(), s, n, what);  // --timing-only (sim/units/uncopied_smem.h)
   return std::make_shared<const std::vector<uint8_t>>(c.cta->shared() + s, c.cta->shared() + s + n);
 }
 
@@ -348,9 +349,13 @@ void TmaEngine::tensor_load(ExecCtx& c, int lane, const TensorOp& op) {
                           [part, L, ref = target->ref(), shared_box, sm = sm_->id()](Cycles now) {
                             Cta* cta = ref.get();
                             if (!cta) return land_fault(part, sm, L, now, kLoadWhat);
-                            shared_box->load(cta->shared(), [&](uint64_t a, void* d, uint32_t n) {
-                              read_global(*part, *L, a, d, n);
-                            });
+                            // --timing-only: the box is marked instead of copied (sim/units/uncopied_smem.h).
+                            if (L->skip_tma_copies)
+                              cta->uncopied().mark(shared_box->smem_lo(), shared_box->smem_hi() - shared_box->smem_lo());
+                            else
+                              shared_box->load(cta->shared(), [&](uint64_t a, void* d, uint32_t n) {
+                                read_global(*part, *L, a, d, n);
+                              });
                             cta->tma_state().proxy.async_wrote(shared_box->smem_lo(),
                                                                shared_box->smem_hi() - shared_box->smem_lo());
                             race::async_wrote(*cta, shared_box->smem_lo(),
@@ -382,6 +387,7 @@ void TmaEngine::tensor_store(ExecCtx& c, int lane, const TensorOp& op) {
   proxy::mark_async(c, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), t.read_done, false, what);
   // Snapshot of the source (the engine has read it by t.read_done; the program may not change it
   // before wait_group.read returns).
+  check_copied(c.cta->uncopied(), box.smem_lo(), box.smem_hi() - box.smem_lo(), what);  // --timing-only
   auto snap = std::make_shared<std::vector<uint8_t>>(box.smem_hi());
   std::memcpy(snap->data() + box.smem_lo(), c.cta->shared() + box.smem_lo(), box.smem_hi() - box.smem_lo());
   c.cta->tma_state().groups.add(thread_of(c, lane), t.land, t.read_done);
@@ -449,6 +455,7 @@ void TmaEngine::bulk_load(ExecCtx& c, int lane, const BulkOp& op) {
                             Cta* cta = ref.get();
                             if (!cta) return land_fault(part, sm, L, now, what);
                             read_global(*part, *L, src, cta->shared() + off, n);
+                            cta->uncopied().clear(off, n);
                             cta->tma_state().proxy.async_wrote(off, n);
                             race::async_wrote(*cta, off, n);
                           });
@@ -500,10 +507,12 @@ void TmaEngine::bulk_to_cluster(ExecCtx& c, int lane, const BulkOp& op) {
                           if (!cta) return land_fault(part, sm, L, now, what);
                           const uint32_t k = static_cast<uint32_t>(snap->size());
                           if (red) {
+                            check_copied(cta->uncopied(), off, k, what);  // reads the destination
                             const uint32_t es = rmw::type_bytes(elem.type);
                             for (uint32_t i = 0; i < k; i += es) rmw::apply(elem, cta->shared() + off + i, snap->data() + i);
                           } else {
                             std::memcpy(cta->shared() + off, snap->data(), k);
+                            cta->uncopied().clear(off, k);
                           }
                           cta->tma_state().proxy.async_wrote(off, k);
                           race::async_wrote(*cta, off, k);

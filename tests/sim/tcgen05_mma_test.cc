@@ -276,6 +276,67 @@ TEST_CASE("checker: tcgen05-missing-fence-before when the warps that wrote A wit
   (void)B;
 }
 
+// Double-buffered accumulators (kernels/tcgen05/gemm.cu's persistent GEMM): the other warps hand
+// buffer 0 (columns 0-63) over with fence::before_thread_sync + bar.sync, the MMA warp executes
+// fence::after_thread_sync, then the others hand buffer 1 (columns 64-127) over as well and the MMA
+// warp, without another fence::after_thread_sync, overwrites buffer 0. That is ordered (PTX ISA
+// §9.7.16.6.4: buffer 0's accesses -> fence::before -> sync -> fence::after -> MMA); the later
+// hand-over of buffer 1 is about other cells. tcgen05-missing-fence-after used one hand-over cycle
+// per warp and reported this MMA (bench_bf16_8192: 6839 times); without the first
+// fence::after_thread_sync it must still fire.
+TEST_CASE("checker: tcgen05-missing-fence-after judges each TMEM cell by its own hand-over (double-buffered "
+          "accumulators are clean; without the consumer's fence the rule fires)") {
+  std::string ptx = kernel_ptx(false);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = ptx.find(from);
+    REQUIRE(at != std::string::npos);
+    ptx.replace(at, from.size(), to);
+  };
+  replace("[slot], 64;", "[slot], 128;");
+  replace("%r7, 64;", "%r7, 128;");
+  const std::string handover =
+      "  tcgen05.fence::before_thread_sync;\n  bar.sync 0;\n  tcgen05.fence::after_thread_sync;\n  setp.eq.u32 %p2";
+  const std::string buffers = R"(
+  mov.u32 %v0, 1;
+  mov.u32 %v1, 2;
+  tcgen05.st.sync.aligned.32x32b.x2.b32 [%r9], {%v0, %v1};
+  tcgen05.wait::st.sync.aligned;
+  tcgen05.fence::before_thread_sync;
+  bar.sync 0;
+  FENCE_AFTER
+  add.u32 %r22, %r9, 64;
+  tcgen05.st.sync.aligned.32x32b.x2.b32 [%r22], {%v0, %v1};
+  tcgen05.wait::st.sync.aligned;
+  tcgen05.fence::before_thread_sync;
+  bar.sync 0;
+  setp.eq.u32 %p2)";
+  replace(handover, buffers);
+  for (bool fence : {true, false}) {
+    CAPTURE(fence);
+    std::string text = ptx;
+    const size_t at = text.find("FENCE_AFTER");
+    text.replace(at, 11, fence ? "tcgen05.fence::after_thread_sync;" : "");
+    test::Harness h;
+    h.load(text, "mma.ptx");
+    std::vector<uint32_t> words(8192, 0), aw(kM * 8, 0);
+    const uint64_t dimg = h.upload(words), dout = h.zeros(kM * kN * 4), daw = h.upload(aw);
+    test::Params p;
+    p.add(dimg).add(uint32_t(words.size())).add(dout).add(desc(0, 16, 1024, 2)).add(desc(16384, 16, 1024, 2));
+    p.add(kIdesc).add(uint32_t(5000)).add(daw);
+    const auto r = h.launch("k", {1, 1, 1}, {128, 1, 1}, p);
+    const auto lines = r.finding_lines();
+    for (const auto& l : lines) MESSAGE(l);
+    if (fence) {
+      CHECK(lines.empty());
+      continue;
+    }
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].rule == sim::Rule::TmemMissingFenceAfter);
+    CHECK(r.findings[0].site.text.starts_with("tcgen05.mma.cta_group::1.kind::f16"));
+    CHECK(r.findings[0].other.text.starts_with("tcgen05.st.sync.aligned.32x32b.x2.b32"));
+  }
+}
+
 // .ashift (PTX ISA §9.7.16.10.9.1): A from TMEM, its rows shifted down by one lane before the
 // product. The reading tcsim models (docs/tensor_memory.md §9, UNCONFIRMED on hardware): row m of D
 // takes A's row m - 1, row 0 its own; with distinct rows every shifted row changes the exact answer.

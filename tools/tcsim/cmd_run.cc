@@ -316,7 +316,10 @@ int run_run(Args args) {
   enable_progress_line(dev_opts);
   spec::RunResult r;
   try {
-    r = simulate(dev_opts);
+    r = run_timing_only_safe(dev_opts, simulate, [](const std::string& why) {
+      clear_progress_line();
+      fmt::print(stderr, "note: {}: running the launch again with the TMA copies\n", why);
+    });
   } catch (...) {
     clear_progress_line();
     throw;

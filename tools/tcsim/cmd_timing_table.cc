@@ -137,9 +137,11 @@ int run_timing_table(Args args) {
       if (!arch) throw std::runtime_error("unknown arch");
       sim::DeviceOptions opts;
       opts.timing_only = !full;
-      sim::Device dev(*arch, opts);
-      SimBackend backend(dev, s.path);
-      const spec::RunResult r = spec::run_spec(s, ptx, backend);
+      const spec::RunResult r = run_timing_only_safe(opts, [&](const sim::DeviceOptions& o) {
+        sim::Device dev(*arch, o);
+        SimBackend backend(dev, s.path);
+        return spec::run_spec(s, ptx, backend);
+      });
       cycles = r.outcome.cycles.value_or(0);
     } catch (const std::exception& e) {
       fmt::print("{:<66} {:>10.0f} FAILED: {}\n", m.spec, hw, e.what());

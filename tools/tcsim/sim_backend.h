@@ -147,4 +147,21 @@ class SimBackend final : public spec::Backend {
   std::string trace_path_;
 };
 
+// `simulate(opts)` runs a whole spec on a fresh Device with `opts`. Under --timing-only the TMA tile
+// copies are skipped (sim/units/uncopied_smem.h); when the program reads the bytes they would have
+// written (sim::TimingOnlyNeedsCopies), the spec runs again from the start with the copies, so the
+// cycles are always those of a full run. `note` (if set) is told why the first run stopped.
+template <class Simulate>
+auto run_timing_only_safe(sim::DeviceOptions opts, Simulate&& simulate,
+                          const std::function<void(const std::string&)>& note = {}) {
+  if (!opts.timing_only || opts.timing_only_copies) return simulate(opts);
+  try {
+    return simulate(opts);
+  } catch (const sim::TimingOnlyNeedsCopies& e) {
+    if (note) note(e.what());
+    opts.timing_only_copies = true;
+    return simulate(opts);
+  }
+}
+
 }  // namespace tcsim::cli
