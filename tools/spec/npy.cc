@@ -223,7 +223,9 @@ NpyArray read_npy(const std::string& path) {
   }
   if (all.size() != file_size) fail(path, "the file changed while it was being read");
   a.data.resize(bytes);
-  std::memcpy(a.data.data(), all.data() + a.header.data_offset, bytes);
+  // An array of zero elements (a 0 in its shape) has no data: memcpy of a null pointer is undefined
+  // even for 0 bytes (found by fuzz_npy_reader, tests/fuzz/npy_reader/crash_zero_elements.npy).
+  if (bytes) std::memcpy(a.data.data(), all.data() + a.header.data_offset, bytes);
   if (pd.swap) {
     for (uint64_t i = 0; i < count; ++i)
       std::reverse(a.data.begin() + static_cast<std::ptrdiff_t>(i * pd.size),
