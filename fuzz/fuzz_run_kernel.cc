@@ -1,9 +1,11 @@
-// Fuzz target: a whole `run` of a small (mutated) kernel under budgets: parse and bind, then launch
-// the first .entry with one CTA of one warp (or its .reqntid / .reqnctapercluster), every pointer
-// parameter pointing at its own zeroed 64 KiB buffer and every other parameter zero; the watchdog at
-// 20,000 warp-instructions and 2 s of wall time; memory bounded by libFuzzer's -rss_limit_mb
-// (scripts/fuzz.sh). Every kernel must end: finished, or one SimError (fault, trap, deadlock,
-// watchdog), never a crash, a hang or an allocation the budget refuses. Seeds: kernels/**/*.ptx.
+// Fuzz target: a whole `run` of a small (mutated) kernel under budgets: parse and bind once
+// (Device::load_ptx, the architecture from the .target line as in fuzz_ptx_front_end), then launch
+// the first .entry with one CTA of one warp (or its .reqntid / .reqnctapercluster, from
+// Device::kernel_info), every pointer parameter pointing at its own zeroed 64 KiB buffer and every
+// other parameter zero; the watchdog at 20,000 warp-instructions and 2 s of wall time; memory
+// bounded by libFuzzer's -rss_limit_mb (scripts/fuzz.sh). Every kernel must end: finished, or one
+// SimError (fault, trap, deadlock, watchdog), never a crash, a hang or an allocation the budget
+// refuses. Seeds: kernels/**/*.ptx.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -12,16 +14,16 @@
 
 #include "fuzz/fuzz_util.h"
 #include "isa/arch.h"
-#include "isa/ptx/parser.h"
 #include "sim/api.h"
+#include "tools/spec/launch_spec.h"
 
 using namespace tcsim;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = fuzz::as_text(data, size);
-  auto parsed = isa::ptx::parse(text, "fuzz.ptx");
-  if (!parsed) return 0;
-  const auto arch = isa::parse_arch(parsed->target).value_or(isa::Arch::Sm90a);
+  // The architecture from the .target line (a linear scan, no parse); the text is parsed once, by
+  // load_ptx, and the launch bounds come from the bound module (Device::kernel_info).
+  const auto arch = isa::parse_arch(spec::ptx_target(text)).value_or(isa::Arch::Sm90a);
   sim::DeviceOptions opts;
   opts.max_steps = 20000;
   opts.max_seconds = 2;
@@ -31,10 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const sim::Module& m = dev.load_ptx(text, "fuzz.ptx");
     const std::vector<std::string> names = dev.kernel_names(m);
     if (names.empty()) return 0;
-    const isa::ptx::Function* f = nullptr;
-    for (const auto& fn : parsed->functions)
-      if (fn.is_entry && fn.has_body && fn.name == names[0]) f = &fn;
-    if (!f) return 0;
+    const sim::KernelInfo info = dev.kernel_info(m, names[0]);
     std::vector<std::byte> params;
     for (const sim::ParamInfo& p : dev.kernel_params(m, names[0])) {
       const size_t align = p.align ? p.align : 1;
@@ -47,14 +46,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       params.insert(params.end(), v.begin(), v.end());
     }
+    const auto or1 = [](uint32_t v) { return v ? v : 1u; };
     sim::LaunchConfig cfg;
     cfg.grid = {1, 1, 1};
     cfg.block = {32, 1, 1};
-    const auto& pd = f->perf;
-    if (pd.reqntid[0]) cfg.block = {pd.reqntid[0], pd.reqntid[1] ? pd.reqntid[1] : 1, pd.reqntid[2] ? pd.reqntid[2] : 1};
-    if (pd.reqnctapercluster[0]) {
-      cfg.cluster = {pd.reqnctapercluster[0], pd.reqnctapercluster[1] ? pd.reqnctapercluster[1] : 1,
-                     pd.reqnctapercluster[2] ? pd.reqnctapercluster[2] : 1};
+    if (info.reqntid.x) cfg.block = {info.reqntid.x, or1(info.reqntid.y), or1(info.reqntid.z)};
+    if (info.reqnctapercluster.x) {
+      cfg.cluster = {info.reqnctapercluster.x, or1(info.reqnctapercluster.y), or1(info.reqnctapercluster.z)};
       cfg.grid = cfg.cluster;
     }
     if (cfg.block.count() > 1024 || cfg.grid.count() > 16) return 0;
