@@ -13,21 +13,7 @@ bin=${1:?BIN_DIR}
 obj=${2:?OBJ_DIR}
 cubins=${3:?CUBIN_DIR}
 list=${4:?LIST_FILE}
-OUT=${OUT:-/tmp/ubench_out}
-mkdir -p "$OUT"
-START=$(date +%s)
-elapsed() { echo $(( $(date +%s) - START )); }
-NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n1)
-CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-  nvidia-smi --query-gpu=name,driver_version,vbios_version,clocks.max.sm,clocks.max.mem,power.limit,memory.total --format=csv 2>&1
-  echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -n1)"
-  uname -r
-} > "$OUT/env.txt"
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 200 > "$OUT/smi.csv" 2>&1 &
-smi=$!
+. "$(dirname "$0")/device_env.sh"
 
 echo "[$(elapsed)s] ubench gaps sync" | tee -a "$OUT/env.txt"
 timeout 150 "$bin/ubench_h200" gaps sync > "$OUT/gaps.csv" 2>> "$OUT/env.txt"

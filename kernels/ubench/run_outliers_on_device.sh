@@ -13,20 +13,7 @@ set -uo pipefail
 bin=${1:?BIN_DIR}
 cubins=${2:?CUBIN_DIR}
 list=${3:?LIST}
-OUT=${OUT:-/tmp/ubench_out}
-mkdir -p "$OUT"
-START=$(date +%s)
-elapsed() { echo $(( $(date +%s) - START )); }
-NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n1)
-CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,vbios_version,clocks.max.sm,clocks.max.mem,power.limit,memory.total --format=csv 2>&1
-  echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -n1)"
-  uname -r
-} > "$OUT/env.txt"
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 200 > "$OUT/smi.csv" 2>&1 &
-smi=$!
+. "$(dirname "$0")/device_env.sh"
 
 mkdir -p /tmp/sass
 "$CUOBJDUMP" -sass "$bin/ubench_h200" > /tmp/sass/ubench_h200.sass 2>&1
