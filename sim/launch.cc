@@ -12,6 +12,7 @@
 #include "sim/livelock.h"
 #include "models/machine/machine_config.h"
 #include "sim/partition.h"
+#include "sim/timing/atomic_words.h"
 #include "sim/timing/model.h"
 #include "sim/timing/report_build.h"
 
@@ -44,6 +45,7 @@ class LaunchRun {
     for (auto& p : parts_) {
       timing::PartitionTiming& t = p->timing();
       t.l2 = &l2_;
+      t.atom_words = &atom_words_;
       t.trace = L.trace_events > 0;
       t.trace_limit = L.trace_events / mc.num_gpcs + 1;
     }
@@ -114,6 +116,10 @@ class LaunchRun {
         logs.push_back(&p->rmw_log());
       }
       RmwLog::commit_quantum(overlays, logs, *L_.gm);
+      // The same atomics' cycles: one GPU-wide queue per word (sim/timing/atomic_words.h).
+      std::vector<timing::PartitionTiming*> part_timing;
+      for (auto& p : parts_) part_timing.push_back(&p->timing());
+      atom_words_.commit(part_timing);
       // L2 lines filled this quantum, in partition order.
       for (auto& p : parts_) {
         l2_.commit(p->timing().fills);
@@ -497,6 +503,7 @@ class LaunchRun {
   uint32_t next_cluster_ = 0, clusters_total_ = 0;
   uint64_t dispatched_ = 0;
   timing::L2 l2_;
+  timing::AtomicWords atom_words_;
   uint64_t max_steps_ = 0;
   uint64_t livelock_window_ = 0;
   uint64_t last_progress_ = ~uint64_t{0};

@@ -137,6 +137,11 @@ bool Warp::has_ready_group_slow(Cycles now) {
   return ready;
 }
 
+void Warp::extend_sleep(uint32_t lane, Cycles t) {
+  for (ThreadGroup& g : groups_)
+    if (g.state == GroupState::Sleeping && (g.mask >> lane & 1)) g.wake_at = max(g.wake_at, t);
+}
+
 Cycles Warp::next_wake() const {
   Cycles t = Cycles::never();
   for (const ThreadGroup& g : groups_)

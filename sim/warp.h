@@ -106,6 +106,9 @@ class Warp {
   Cycles ready_at() const { return ready_at_; }
   void set_ready_at(Cycles t) { ready_at_ = t; }
   Cycles next_wake() const;  // earliest sleeper wake-up (never if none)
+  // The sleeping group holding `lane` (a global atomic's wait, sim/timing/atomic_words.h) wakes no
+  // earlier than `t`.
+  void extend_sleep(uint32_t lane, Cycles t);
   uint64_t issued() const { return issued_; }
   // The last backward branch the warp took (a loop it runs): pcs of the target and the branch;
   // `to > from` when none (watchdog reports say which loop a warp spins in).

@@ -10,6 +10,8 @@
 //         distinct tiles of the 1 GiB tensor: GB/s (bytes landed in shared memory)
 //   tma,l2_depthD.bw              the same over an 8 MiB (L2-resident) part of the tensor
 //   tma,one_sm_l2.bytes_per_clk   one CTA alone, 8 x 16 KiB in flight, L2-resident
+//   tma,one_sm_l2_rowsR_depthD.bytes_per_clk   the same with a box of R rows (R x 128 B: 4, 8, 16 KiB)
+//         and D loads in flight (2, 4, 8, 16 for the smaller boxes): one SM's fill rate by copy size
 //   tma,multicastC.bytes_per_clk_per_sm   clusters of C CTAs, each loads 1/C of a 16 KiB tile with
 //         .multicast::cluster to all C, 4 stages, L2-resident; bytes landed per SM per clock
 //   tma,cluster_nomcC.bytes_per_clk_per_sm  the same clusters, each CTA loading the whole tile itself
@@ -133,11 +135,14 @@ __global__ void k_tma_store(const __grid_constant__ CUtensorMap m, int n, uint64
 
 // Streams `iters` tiles of 16 KiB through `depth` stages. tile_mask limits the tiles to an
 // L2-resident part of the tensor (0: all).
-__global__ void k_tma_stream(const __grid_constant__ CUtensorMap m, int depth, int iters, uint32_t tile_mod, uint64_t* out) {
+// `box_bytes`: the bytes one load lands (the map's box), at most 16 KiB; stages stay 16 KiB apart.
+__global__ void k_tma_stream(const __grid_constant__ CUtensorMap m, int depth, int iters, uint32_t tile_mod, uint64_t* out,
+                             uint32_t box_bytes = 16384) {
   extern __shared__ __align__(1024) uint8_t smem[];
-  __shared__ __align__(8) uint64_t bars[8];
+  __shared__ __align__(8) uint64_t bars[16];
   if (threadIdx.x) return;
   uint8_t* buf = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem) + 1023) & ~uintptr_t(1023));
+  const uint32_t stride = box_bytes < 16384 && depth > 8 ? box_bytes : 16384;  // 16 stages: packed
   for (int s = 0; s < depth; ++s) mbar_init(sa(&bars[s]), 1);
   fence_init();
   const uint32_t total_tiles = kTilesX * (kRows / 128);
@@ -145,8 +150,8 @@ __global__ void k_tma_stream(const __grid_constant__ CUtensorMap m, int depth, i
   auto issue = [&](int k) {
     const int s = k % depth;
     const uint32_t t = (blockIdx.x + uint32_t(k) * gridDim.x) % mod;
-    expect_tx(sa(&bars[s]), 16384);
-    tma_load(sa(buf + s * 16384), &m, (t % kTilesX) * 64, (t / kTilesX) * 128, sa(&bars[s]));
+    expect_tx(sa(&bars[s]), box_bytes);
+    tma_load(sa(buf + s * stride), &m, (t % kTilesX) * 64, (t / kTilesX) * 128, sa(&bars[s]));
   };
   const uint64_t t0 = clock64_();
   for (int k = 0; k < depth && k < iters; ++k) issue(k);
@@ -309,6 +314,19 @@ void run_tma() {
     sync_check("one sm");
     row("tma", "one_sm_l2.bytes_per_clk", 512.0 * 16384 / double(clk.get()[0]), "B/clk",
         "one CTA on one SM, 8 x 16 KiB in flight, L2-resident tiles");
+    for (uint32_t rows : {32u, 64u, 128u}) {
+      const CUtensorMap mb = make_map(T, rows);
+      const uint32_t box = rows * 128;
+      for (int depth : {2, 4, 8, 16}) {
+        if (depth > 8 && rows == 128) continue;  // 16 x 16 KiB does not fit
+        k_tma_stream<<<1, 32, 8 * 16384 + 1024>>>(mb, depth, 512, 512, clk.d, box);
+        sync_check("one sm sweep");
+        row("tma", "one_sm_l2_rows" + std::to_string(rows) + "_depth" + std::to_string(depth) + ".bytes_per_clk",
+            512.0 * box / double(clk.get()[0]), "B/clk",
+            "one CTA on one SM, " + std::to_string(depth) + " x " + std::to_string(box / 1024) +
+                " KiB tile loads in flight (box " + std::to_string(rows) + " rows x 128 B), L2-resident tiles");
+      }
+    }
   }
   for (int csize : {2, 4})
     for (int mc : {1, 0}) {

@@ -7,6 +7,7 @@
 #include "sim/exec/exec.h"
 #include "sim/partition.h"
 #include "sim/sm.h"
+#include "sim/timing/atomic_words.h"
 #include "sim/timing/model.h"
 #include "sim/timing/state.h"
 
@@ -299,6 +300,7 @@ uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, 
   // two halves of one word contend. Other kinds: one 8-byte word.
   const bool emulated = kind == AtomKind::Emulated16;
   const uint64_t wbytes = emulated ? 4 : 8;
+  const size_t first_queued = P.atom_queued.size();
   for (uint32_t l = 0; l < 32; ++l) {
     if (!(mask >> l & 1)) continue;
     tlb = std::max(tlb, translate(M, S, addr[l]));
@@ -314,15 +316,25 @@ uint32_t global_atomic_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, 
     // rows: f32 0.56 per ns, cas; outliers.cu contend rows: one CAS-loop round per scalar f16/bf16
     // add), across warps too (this partition's view). Emulated words get their own key space (the
     // top bit) so that a 4-byte index never aliases an 8-byte one.
+    // This partition's view starts from the GPU-wide queue of the last boundary; the boundary
+    // replays every partition's batches in one order (sim/timing/atomic_words.h).
     const uint64_t key = emulated ? (addr[l] / 4) | (1ull << 63) : addr[l] / 8;
     uint64_t& free = P.atom_word_free[key];
+    if (P.atom_words) free = std::max(free, P.atom_words->free_at(key));
     const uint64_t arrive = now + static_cast<uint64_t>(M.p.atom_latency) / 2;
     const uint64_t start = std::max(arrive, free);
-    free = start + static_cast<uint64_t>(k * M.atom_word_cycles(kind) + 0.5);
+    const uint64_t busy = static_cast<uint64_t>(k * M.atom_word_cycles(kind) + 0.5);
+    free = start + busy;
     worst = std::max(worst, free - arrive);
+    if (P.atom_words)
+      P.atom_queued.push_back({arrive, key, busy, 0, c.sm->id(), c.cta->linear_id(), c.warp->id(), l, c.warp});
   }
   const uint64_t extra = emulated ? static_cast<uint64_t>(M.p.atom_emulated_cycles) : 0;
-  return static_cast<uint32_t>(static_cast<uint64_t>(M.p.atom_latency) + worst + tlb + extra);
+  const uint64_t fixed = static_cast<uint64_t>(M.p.atom_latency) + tlb + extra;
+  // Results return at now + fixed + (done - arrive), i.e. `tail` after the word's queue is done.
+  for (size_t i = first_queued; i < P.atom_queued.size(); ++i)
+    P.atom_queued[i].tail = fixed - static_cast<uint64_t>(M.p.atom_latency) / 2;
+  return static_cast<uint32_t>(fixed + worst);
 }
 
 uint32_t global_read_latency(ExecCtx& c, const uint64_t* addr, uint32_t mask, uint32_t size, bool bypass_l1) {

@@ -17,7 +17,13 @@
 #include "sim/timing/report.h"
 #include "sim/timing/unit_queue.h"
 
+namespace tcsim::sim {
+class Warp;
+}
+
 namespace tcsim::sim::timing {
+
+class AtomicWords;
 
 // Where a warp's cycles went (the report's per-role breakdown).
 enum class Stall : uint8_t {
@@ -111,8 +117,19 @@ class L2 {
   Tags tags_;
 };
 
+// One warp's global atomics on one word, queued by this partition in a quantum (the GPU-wide replay:
+// sim/timing/atomic_words.h). `busy`: the cycles the word's atomic unit spends on them; the issuing
+// group's results are back `tail` cycles after the queue has performed them.
+struct AtomQueued {
+  uint64_t arrive = 0, key = 0, busy = 0, tail = 0;
+  uint32_t sm = 0, cta = 0, warp = 0, lane = 0;  // order key (lane: the word's first lane)
+  Warp* w = nullptr;
+};
+
 struct PartitionTiming {
   const L2* l2 = nullptr;
+  const AtomicWords* atom_words = nullptr;         // the GPU-wide per-word queue (read-only in a quantum)
+  std::vector<AtomQueued> atom_queued;             // this quantum's batches, replayed at the boundary
   struct Pending {
     uint64_t ready;   // cycle the fill's data is in the L2
     uint8_t sectors;  // the sectors filled
