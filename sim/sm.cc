@@ -132,12 +132,19 @@ bool Sm::timing_ready(Sub& s, Warp* w, Cycles now) {
   uint64_t need = 0;
   timing::Stall why = timing::Stall::Dependency;
   const Ref* d = prog.timing_deps.data() + t.dep_off;
+  // Sources a load produces that the instruction may defer (sim/timing/load_hoist.h).
+  const uint32_t defer_from = t.nsrc - (t.defer & timing::kDeferMask);
   for (uint32_t i = 0, n = uint32_t{t.nsrc} + t.ndst; i < n; ++i) {
+    if (i >= defer_from && i < t.nsrc && tm.producer[d[i]] == static_cast<uint8_t>(timing::Pipe::Mem)) continue;
     const uint64_t r = tm.ready[d[i]];
     if (r > need) {
       need = r;
       why = stall_of(tm.producer[d[i]]);
     }
+  }
+  if ((t.defer & timing::kDrain) && tm.deferred_done > need) {
+    need = tm.deferred_done;
+    why = timing::Stall::Memory;
   }
   if ((t.flags & timing::kFlagWaitLd) && tm.tmem_done > need) {
     need = tm.tmem_done;
@@ -190,10 +197,17 @@ void Sm::timing_issued(Sub& s, Warp* w, const ExecCtx& ctx, Cycles now_c) {
     lat = cost.latency + static_cast<uint64_t>(t.units / M.p.tc_ld_cols_per_clk);
     tm.tmem_done = std::max(tm.tmem_done, now + lat);
   }
+  // Deferred sources (sim/timing/load_hoist.h): a store's data is in when `data` is; a register-only
+  // instruction's results are ready `lat` after its deferred sources, and count as the load's.
+  uint64_t data = now;
+  const Ref* sr = prog.timing_deps.data() + t.dep_off;
+  for (uint32_t i = t.nsrc - (t.defer & timing::kDeferMask); i < t.nsrc; ++i)
+    if (tm.producer[sr[i]] == static_cast<uint8_t>(Pipe::Mem)) data = std::max(data, tm.ready[sr[i]]);
+  if (t.ndst == 0) tm.deferred_done = std::max(tm.deferred_done, data);
   const Ref* d = prog.timing_deps.data() + t.dep_off + t.nsrc;
   for (uint32_t i = 0; i < t.ndst; ++i) {
-    tm.ready[d[i]] = now + lat;
-    tm.producer[d[i]] = static_cast<uint8_t>(pi);
+    tm.ready[d[i]] = data + lat;
+    tm.producer[d[i]] = static_cast<uint8_t>(data > now ? Pipe::Mem : static_cast<Pipe>(pi));
   }
   s.pipe_free_q[pi] = std::max(s.pipe_free_q[pi], now * timing::kQ) + interval;
   // The warp's next issue: the next cycle, or later after a fence / allocation / taken branch.

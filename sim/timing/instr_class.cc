@@ -11,6 +11,7 @@
 
 #include "isa/ptx/opcodes.h"
 #include "isa/ptx/types.h"
+#include "sim/timing/load_hoist.h"
 
 namespace tcsim::sim::timing {
 
@@ -274,8 +275,17 @@ void annotate_timing(Program& prog) {
     Collect cs{prog, slots, f, srcs};
     Collect cd{prog, slots, f, dsts};
     const bool dst0 = first_is_dst(in);
-    for (size_t i = 0; i < in.ops.size(); ++i) (i == 0 && dst0 ? cd : cs).operand(in.ops[i]);
+    // A shared store's data sources go last (InstrTiming::defer, sim/timing/load_hoist.h).
+    const bool shared_store = in.op == Op::st && in.ops.size() == 2 && in.nspaces >= 1 &&
+                              (in.spaces[0] == Space::Shared || in.spaces[0] == Space::SharedCta);
+    for (size_t i = 0; i < in.ops.size(); ++i)
+      if (!(shared_store && i == 1)) (i == 0 && dst0 ? cd : cs).operand(in.ops[i]);
     if (in.guard != isa::ptx::kNoReg) cs.reg(in.guard);
+    if (shared_store) {
+      const size_t before = srcs.size();
+      cs.operand(in.ops[1]);
+      t.defer = static_cast<uint8_t>(std::min<size_t>(srcs.size() - before, kDeferMask));
+    }
     if (t.pipe == Pipe::TmemLd && in.op == Op::tcgen05_ld) t.units = static_cast<uint16_t>(std::max<size_t>(1, dsts.size()));
     if (t.pipe == Pipe::TmemLd && in.op == Op::tcgen05_st) t.units = static_cast<uint16_t>(std::max<size_t>(1, srcs.size()));
     // Asynchronous units own their registers until their wait (wgmma accumulators): no
@@ -304,6 +314,7 @@ void annotate_timing(Program& prog) {
     prog.timing_deps.insert(prog.timing_deps.end(), srcs.begin(), srcs.begin() + t.nsrc);
     prog.timing_deps.insert(prog.timing_deps.end(), dsts.begin(), dsts.begin() + t.ndst);
   }
+  annotate_load_hoist(prog);
 }
 
 }  // namespace tcsim::sim::timing

@@ -59,12 +59,18 @@ enum class QueueKind : uint8_t {
   Tma,         // cp.async.bulk{.tensor}, cp.reduce.async.bulk{.tensor} (tma.queue_depth)
 };
 
+inline constexpr uint8_t kDeferMask = 0x7f, kDrain = 0x80;
+
 struct InstrTiming {
   uint32_t dep_off = 0;       // Program::timing_deps index of the first source, then the destinations
   uint8_t nsrc = 0, ndst = 0;
   Pipe pipe = Pipe::Alu;
   uint8_t flags = 0;
   QueueKind queue = QueueKind::None;
+  // Load hoisting (sim/timing/load_hoist.h): the low 7 bits count the trailing sources (of the nsrc)
+  // that need not be ready at issue when a load produces them; kDrain: waits for the warp's
+  // deferred shared stores first.
+  uint8_t defer = 0;
   uint16_t units = 1;         // Mma: 32-byte K units of the shape; TmemLd: 32-bit columns per lane
   uint32_t flops = 0;         // Mma: 2 * M * N * K of one warp's mma.sync (the report's FLOP count)
 };

@@ -53,6 +53,7 @@ struct WarpTiming {
   Stall reason = Stall::Pipe;          // why it is not issuing now (attributed at its next issue)
   uint32_t wait_addr = 0;              // mbarrier offset of a Mbarrier wait
   uint64_t tmem_done = 0;              // completion of its tcgen05.ld/st in flight
+  uint64_t deferred_done = 0;          // its deferred shared stores have their data (sim/timing/load_hoist.h)
   std::array<uint64_t, kNumStalls> cycles{};
   std::unordered_map<uint32_t, uint64_t> mbar_cycles;  // mbarrier offset -> cycles waited
   uint64_t issued = 0;
