@@ -44,23 +44,43 @@ void RaceState::release(uint32_t w, std::vector<uint32_t>& into) {
   tick(w);
 }
 
-Word* RaceState::words(uint32_t first, uint32_t count) {
-  if (words_.size() < size_t{first} + count) words_.resize(size_t{first} + count);
+Word* RaceState::grow(uint32_t first, uint32_t count) {
+  if (words_.size() < size_t{first} + count) {
+    words_.resize(size_t{first} + count);
+    clean_.resize((words_.size() + kCleanWords - 1) / kCleanWords, false);
+  }
   return words_.data() + first;
+}
+
+Word* RaceState::words(uint32_t first, uint32_t count) {
+  Word* w = grow(first, count);
+  for (uint32_t b = first / kCleanWords; b <= (first + count - 1) / kCleanWords; ++b) clean_[b] = false;
+  return w;
 }
 
 void RaceState::async_wrote(uint32_t off, uint32_t n) {
   if (n == 0) return;
   const uint32_t w0 = off / 4, w1 = (off + n - 1) / 4;
-  Word* w = words(w0, w1 - w0 + 1);
-  for (uint32_t i = w0; i <= w1; ++i, ++w) {
-    uint8_t bytes = 0xf;
-    if (i == w0) bytes &= static_cast<uint8_t>(0xf << (off % 4));
-    if (i == w1) bytes &= static_cast<uint8_t>(0xf >> (3 - (off + n - 1) % 4));
-    const uint8_t init = w->init | bytes;
-    if (w->read_set) free_set(w->read_set);
-    *w = Word{};
-    w->init = init;
+  grow(w0, w1 - w0 + 1);
+  for (uint32_t i = w0; i <= w1;) {
+    const uint32_t b = i / kCleanWords, end = std::min(w1 + 1, (b + 1) * kCleanWords);
+    const bool whole = i == b * kCleanWords && end == (b + 1) * kCleanWords &&
+                       (i != w0 || off % 4 == 0) && (end - 1 != w1 || (off + n) % 4 == 0);
+    if (whole && clean_[b]) {
+      i = end;
+      continue;
+    }
+    for (; i < end; ++i) {
+      Word* w = &words_[i];
+      uint8_t bytes = 0xf;
+      if (i == w0) bytes &= static_cast<uint8_t>(0xf << (off % 4));
+      if (i == w1) bytes &= static_cast<uint8_t>(0xf >> (3 - (off + n - 1) % 4));
+      const uint8_t init = w->init | bytes;
+      if (w->read_set) free_set(w->read_set);
+      *w = Word{};
+      w->init = init;
+    }
+    if (whole) clean_[b] = true;
   }
 }
 

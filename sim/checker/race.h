@@ -85,8 +85,8 @@ class RaceState {
   void release(uint32_t w, std::vector<uint32_t>& into);
   void tick(uint32_t w) { ++vc(w)[w]; }
 
-  Word* words(uint32_t first, uint32_t count);  // grows the shadow lazily
-  Word* word_if(uint32_t i) { return i < words_.size() ? &words_[i] : nullptr; }
+  Word* words(uint32_t first, uint32_t count);  // grows the shadow lazily; the words may change
+  const Word* word_if(uint32_t i) const { return i < words_.size() ? &words_[i] : nullptr; }
   // Asynchronous / foreign writes of [off, off + n): the bytes are initialised and lose their history.
   void async_wrote(uint32_t off, uint32_t n);
 
@@ -118,6 +118,13 @@ class RaceState {
   uint32_t n_;
   std::vector<uint32_t> vc_;
   std::vector<Word> words_;
+  // Per block of kCleanWords words: 1 when every word of it is in the state a whole-word
+  // asynchronous write leaves (Word{} with all four bytes initialised), so that async_wrote can skip
+  // it (a TMA box landing again on a buffer only the async proxy touched). words() clears the bits
+  // of the words it hands out.
+  static constexpr uint32_t kCleanWords = 64;
+  std::vector<bool> clean_;
+  Word* grow(uint32_t first, uint32_t count);
   std::vector<Access> sets_;
   std::vector<uint32_t> free_sets_;
   std::vector<uint32_t> bars_[16];

@@ -25,7 +25,7 @@ class StoreOverlay {
   void read(const GlobalMemory& gm, uint64_t addr, void* dst, uint32_t size) const {
     if (!pages_.empty()) {
       if (const Page* p = find(addr >> kPageBits)) {
-        std::memcpy(dst, p->data + (addr & (kPageSize - 1)), size);
+        read_page(gm, *p, addr, dst, size);
         return;
       }
     }
@@ -36,25 +36,29 @@ class StoreOverlay {
   void read_n(const GlobalMemory& gm, uint64_t addr, void* dst) const {
     if (!pages_.empty()) {
       if (const Page* p = find(addr >> kPageBits)) {
-        std::memcpy(dst, p->data + (addr & (kPageSize - 1)), Size);
+        read_page(gm, *p, addr, dst, Size);
         return;
       }
     }
     std::memcpy(dst, gm.host(addr), Size);
   }
+  // Stores need no global memory bytes (the page is filled only for a read-modify-write); the
+  // parameter keeps the forms alike.
   template <uint32_t Size>
-  void write_n(const GlobalMemory& gm, uint64_t addr, const void* src) {
+  void write_n(const GlobalMemory& /*gm*/, uint64_t addr, const void* src) {
     const uint64_t page = addr >> kPageBits;
     Page* p = const_cast<Page*>(find(page));
-    if (!p) p = insert(gm, page);
+    if (!p) p = insert(page);
     const uint64_t off = addr & (kPageSize - 1);
     std::memcpy(p->data + off, src, Size);
     if constexpr (Size >= 8) {
       for (uint64_t w = off >> 6; w <= (off + Size - 1) >> 6; ++w) {
+        p->words |= uint64_t{1} << w;
         const uint64_t lo = std::max<uint64_t>(off, w << 6) & 63, hi = std::min<uint64_t>(off + Size, (w + 1) << 6) - (w << 6);
         p->dirty[w] |= (hi - lo == 64) ? ~uint64_t{0} : (((uint64_t{1} << (hi - lo)) - 1) << lo);
       }
     } else {
+      p->words |= uint64_t{1} << (off >> 6);
       p->dirty[off >> 6] |= ((uint64_t{1} << Size) - 1) << (off & 63);
     }
   }
@@ -72,13 +76,29 @@ class StoreOverlay {
   void commit(GlobalMemory& gm);
 
  private:
+  // A page's data holds the partition's stores (the dirty bytes); the other bytes are global
+  // memory's, which does not change during a quantum, so they are copied in only when a
+  // read-modify-write needs the page whole (`filled`); until then a read merges the two.
   struct Page {
     uint8_t data[kPageSize];
     uint64_t dirty[kPageSize / 64];
+    uint64_t words;  // bit w: dirty[w] != 0
+    bool filled;     // data holds every byte of the page
   };
+  static void read_page(const GlobalMemory& gm, const Page& p, uint64_t addr, void* dst, uint32_t size) {
+    const uint64_t off = addr & (kPageSize - 1);
+    if (p.filled) {
+      std::memcpy(dst, p.data + off, size);
+      return;
+    }
+    std::memcpy(dst, gm.host(addr), size);
+    merge_dirty(p, off, static_cast<uint8_t*>(dst), size);
+  }
+  // dst[0, size) (the page's bytes from `off`) takes the dirty bytes of p.
+  static void merge_dirty(const Page& p, uint64_t off, uint8_t* dst, uint32_t size);
   // One-entry cache of the last lookup, hits and misses alike (the lanes of one instruction
   // usually touch one page); write() refreshes it when it inserts.
-  Page* insert(const GlobalMemory& gm, uint64_t page);
+  Page* insert(uint64_t page);
   const Page* find(uint64_t page) const {
     if (page == last_page_) return last_;
     auto it = pages_.find(page);
@@ -92,6 +112,7 @@ class StoreOverlay {
     return false;
   }
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  std::vector<std::unique_ptr<Page>> spare_;  // committed pages, reused by insert()
   mutable uint64_t last_page_ = ~uint64_t{0};
   mutable Page* last_ = nullptr;
 };

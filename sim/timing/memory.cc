@@ -144,11 +144,11 @@ uint64_t global_cost(ExecCtx& c, const Line* lines, uint32_t n, bool bypass, boo
       if (!store && !bypass) ++P.l1_misses;
       P.l2_bytes += bytes;
       const uint64_t q2 = queue(P.l2_free_q, P.l2_share, bytes, now_q);
-      const auto pend = P.pending.find(line);
-      const bool pending = pend != P.pending.end() && (pend->second.sectors & want) == want;
+      const PartitionTiming::Pending* pend = P.pending.find(line);
+      const bool pending = pend && (pend->sectors & want) == want;
       if (pending || P.l2->contains(line, want)) {
         ++P.l2_hits;
-        const uint64_t ready = pending ? pend->second.ready : 0;
+        const uint64_t ready = pending ? pend->ready : 0;
         lat = std::max<uint64_t>(static_cast<uint64_t>(M.p.l2_latency) + q2, ready > now ? ready - now : 0);
       } else {
         ++P.l2_misses;
@@ -363,8 +363,8 @@ void GlobalReader::add(uint64_t addr, uint64_t n) {
     last_line_ = line;
     last_sectors_ |= want;
     extra_ = std::max(extra_, translate(M, S, line * kLine));
-    const auto pend = P.pending.find(line);
-    if ((pend != P.pending.end() && (pend->second.sectors & want) == want) || P.l2->contains(line, want)) {
+    const PartitionTiming::Pending* pend = P.pending.find(line);
+    if ((pend && (pend->sectors & want) == want) || P.l2->contains(line, want)) {
       ++P.l2_hits;
       continue;
     }

@@ -27,31 +27,29 @@ const char* stall_name(Stall s) {
 void Tags::init(uint64_t bytes, uint32_t line_bytes, uint32_t ways) {
   ways_ = std::max<uint32_t>(1, ways);
   sets_ = std::max<uint64_t>(1, bytes / line_bytes / ways_);
-  tags_.assign(sets_ * ways_, ~0ull);
-  valid_.assign(sets_ * ways_, 0);
+  ways_tag_.assign(sets_ * ways_, kEmpty);
   next_.assign(sets_, 0);
 }
 
 bool Tags::contains(uint64_t line, uint8_t sectors) const {
   if (!sets_) return false;
   const uint64_t set = (line ^ (line >> 17)) % sets_;
-  const uint64_t* t = &tags_[set * ways_];
+  const uint64_t* t = &ways_tag_[set * ways_];
   for (uint32_t w = 0; w < ways_; ++w)
-    if (t[w] == line) return (valid_[set * ways_ + w] & sectors) == sectors;
+    if (t[w] >> 4 == line) return (t[w] & sectors) == sectors;
   return false;
 }
 
 void Tags::insert(uint64_t line, uint8_t sectors) {
   if (!sets_) return;
   const uint64_t set = (line ^ (line >> 17)) % sets_;
-  uint64_t* t = &tags_[set * ways_];
+  uint64_t* t = &ways_tag_[set * ways_];
   for (uint32_t w = 0; w < ways_; ++w)
-    if (t[w] == line) {
-      valid_[set * ways_ + w] |= sectors;
+    if (t[w] >> 4 == line) {
+      t[w] |= sectors & kAllSectors;
       return;
     }
-  t[next_[set]] = line;
-  valid_[set * ways_ + next_[set]] = sectors;
+  t[next_[set]] = line << 4 | (sectors & kAllSectors);
   next_[set] = static_cast<uint8_t>((next_[set] + 1) % ways_);
 }
 

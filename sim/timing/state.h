@@ -14,6 +14,7 @@
 
 #include "sim/cycles.h"
 #include "sim/timing/instr_timing.h"
+#include "sim/timing/line_map.h"
 #include "sim/timing/report.h"
 #include "sim/timing/unit_queue.h"
 
@@ -73,8 +74,10 @@ class Tags {
   bool enabled() const { return sets_ != 0; }
 
  private:
-  std::vector<uint64_t> tags_;
-  std::vector<uint8_t> valid_;  // per way: its valid sectors
+  // Per way: line << 4 | its valid sectors, one word so that a lookup reads one array (line numbers
+  // are addresses / 128, below 2^57, so the shift loses nothing); kEmpty matches no line.
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  std::vector<uint64_t> ways_tag_;
   std::vector<uint8_t> next_;
   uint64_t sets_ = 0;
   uint32_t ways_ = 0;
@@ -132,10 +135,10 @@ struct PartitionTiming {
   const AtomicWords* atom_words = nullptr;         // the GPU-wide per-word queue (read-only in a quantum)
   std::vector<AtomQueued> atom_queued;             // this quantum's batches, replayed at the boundary
   struct Pending {
-    uint64_t ready;   // cycle the fill's data is in the L2
-    uint8_t sectors;  // the sectors filled
+    uint64_t ready = 0;   // cycle the fill's data is in the L2
+    uint8_t sectors = 0;  // the sectors filled
   };
-  std::unordered_map<uint64_t, Pending> pending;  // lines this partition filled this quantum
+  LineMap<Pending> pending;                       // lines this partition filled this quantum
   std::vector<uint64_t> fills;                    // line << 4 | sectors, in fill order (committed at the boundary)
   uint64_t hbm_free_q = 0, l2_free_q = 0;          // bandwidth queues of this partition's share
   double hbm_share = 1, l2_share = 1;              // bytes per cycle this partition gets this quantum
