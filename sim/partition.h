@@ -103,6 +103,15 @@ class Partition {
               uint32_t variant = 0) {
     findings_.add(rule, when, origin(lane, cta), other, variant, std::forward<Detail>(detail));
   }
+  // From an event of an asynchronous engine: a finding whose site is the instruction `src`
+  // (Program::sources index) that set up what the engine did (e.g. the expect-tx a copy's bytes
+  // exceed), in `cta`; no warp or lane.
+  template <class Detail>
+  void report_at(Rule rule, Cycles when, uint32_t src, const Cta* cta, Detail&& detail) {
+    Origin o = origin(-1, cta);
+    o.src = src;
+    findings_.add(rule, when, o, kNoSite, 0, std::forward<Detail>(detail));
+  }
   // The instruction being executed (set by Sm::step around each instruction).
   void set_executing(const Warp* w) { executing_ = w; }
   const Warp* executing() const { return executing_; }

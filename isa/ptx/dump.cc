@@ -112,6 +112,8 @@ std::string dump_instr(const Module& m, const Function& f, const Instr& in) {
   if (in.cuda.file) r += fmt::format(" cuda {}:{}:{}", in.cuda.file, in.cuda.line, in.cuda.col);
   if (in.cuda.inlined_file)
     r += fmt::format(" inlined_at {}:{}:{}", in.cuda.inlined_file, in.cuda.inlined_line, in.cuda.inlined_col);
+  if (in.cuda.depth > 1)
+    r += fmt::format(" outer {}:{}:{} depth {}", in.cuda.outer_file, in.cuda.outer_line, in.cuda.outer_col, in.cuda.depth);
   return r;
 }
 
@@ -122,8 +124,22 @@ std::string cuda_location(const Module& m, const CudaLoc& l) {
     return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
   };
   if (!l.file || !l.line) return {};
-  if (l.inlined_file && l.inlined_line)
-    return fmt::format("{}:{} via {}:{}", base(l.inlined_file), l.inlined_line, base(l.file), l.line);
+  // The kernel's own line (the outermost call site of an inlining chain) first, then the innermost
+  // line the instruction comes from; with more than one level, the call site the kernel's line
+  // calls into is named too ("k.cu:143 via k.cu:80 > common.h:48", depth 2; a deeper chain names
+  // the innermost call site and says how deep it is: "k.cu:355 via ... > util.hpp:185 >
+  // copy_sm100.hpp:3392 (7 levels)").
+  if (l.inlined_file && l.inlined_line) {
+    const uint32_t of = l.outer_file ? l.outer_file : l.inlined_file;
+    const uint32_t ol = l.outer_file ? l.outer_line : l.inlined_line;
+    if (l.depth <= 1 || (of == l.inlined_file && ol == l.inlined_line))
+      return fmt::format("{}:{} via {}:{}", base(of), ol, base(l.file), l.line);
+    if (l.depth == 2)
+      return fmt::format("{}:{} via {}:{} > {}:{}", base(of), ol, base(l.inlined_file), l.inlined_line,
+                         base(l.file), l.line);
+    return fmt::format("{}:{} via ... > {}:{} > {}:{} ({} levels)", base(of), ol, base(l.inlined_file),
+                       l.inlined_line, base(l.file), l.line, l.depth);
+  }
   return fmt::format("{}:{}", base(l.file), l.line);
 }
 

@@ -38,10 +38,15 @@ struct SourceLoc {
 
 // The CUDA source position from the latest `.loc` before an instruction (PTX ISA §11.x "Debugging
 // directives"). file indexes Module::files; 0 = no .loc seen. For inlined code `inlined_*` names
-// the call site in the caller (`.loc ..., inlined_at F L C`).
+// the call site in the caller (`.loc ..., inlined_at F L C`), and `outer_*` the outermost call site
+// of the inlining chain (the kernel's own source line), resolved by the parser: nvcc emits a
+// `.loc` for each call site of the chain, itself carrying its caller's `inlined_at`, before the
+// inlined callee's (isa/ptx/parser.cc parse_loc). depth counts the levels (0 = not inlined).
 struct CudaLoc {
   uint32_t file = 0, line = 0, col = 0;
   uint32_t inlined_file = 0, inlined_line = 0, inlined_col = 0;
+  uint32_t outer_file = 0, outer_line = 0, outer_col = 0;
+  uint32_t depth = 0;
 };
 
 using RegId = uint32_t;

@@ -169,6 +169,27 @@ void Parser::parse_loc() {
       fail_here(fmt::format("unknown .loc attribute '{}'", key));
     }
   }
+  // The inlining chain: the call site `inlined_at F L C` is itself a position nvcc gave a `.loc`
+  // earlier in this function, with its own caller's inlined_at when it sits in inlined code too.
+  // The latest such `.loc` was resolved when parsed, so one lookup gives the outermost call site
+  // (a call site never seen as a `.loc` is taken as the outermost; the chain ends there).
+  auto key = [](uint32_t f, uint32_t ln, uint32_t c) {
+    return (uint64_t{f} << 44) ^ (uint64_t{ln} << 20) ^ uint64_t{c};
+  };
+  if (l.inlined_file) {
+    l.outer_file = l.inlined_file;
+    l.outer_line = l.inlined_line;
+    l.outer_col = l.inlined_col;
+    l.depth = 1;
+    auto it = loc_at_.find(key(l.inlined_file, l.inlined_line, l.inlined_col));
+    if (it != loc_at_.end() && it->second.depth > 0) {
+      l.outer_file = it->second.outer_file;
+      l.outer_line = it->second.outer_line;
+      l.outer_col = it->second.outer_col;
+      l.depth = it->second.depth + 1;
+    }
+  }
+  loc_at_[key(l.file, l.line, l.col)] = l;
   cur_loc_ = l;
 }
 
@@ -606,6 +627,7 @@ void Parser::parse_body(Function& f, uint32_t fidx) {
   scopes_.clear();
   scopes_.emplace_back();
   cur_loc_ = CudaLoc{};
+  loc_at_.clear();
   // Parameters are visible in the body by name.
   for (uint32_t s : f.params) scopes_.back().syms[m_.symbols[s].name] = s;
   for (uint32_t s : f.retvals) scopes_.back().syms[m_.symbols[s].name] = s;

@@ -127,6 +127,9 @@ class Parser {
   std::vector<ScopeFrame> scopes_;
   std::unordered_map<std::string, uint32_t> module_syms_;
   CudaLoc cur_loc_;
+  // The latest `.loc` of the current function at each CUDA position (file, line, col), for
+  // resolving inlined_at chains (parse_loc); cleared per function body.
+  std::unordered_map<uint64_t, CudaLoc> loc_at_;
   std::string pending_pragma_;
   Symbol var_proto_;
   struct PendingReloc {

@@ -282,6 +282,15 @@ def tcgen05_bugs(b, regs):
         [("delete", r"tcgen05\.commit\.", -1)],
         {"error": r"deadlock.*mbarrier\.try_wait"},
         "hangs: the epilogue waits for an accumulator-full phase that never completes")
+    if b == "tc1":  # the 2-SM kernel's commit multicasts to the peer; a local arrive would hang it
+        bug(f"{b}_accumulator_arrive_not_commit", b, "the MMA warp signals accumulator-full with a plain "
+            "mbarrier.arrive instead of tcgen05.commit (the arrive does not wait for the MMAs)",
+            [("sub", r"tcgen05\.commit\.", -1, r"tcgen05\.commit\.cta_group::1\.mbarrier::arrive::one\.shared::cluster\.b64 ",
+              "mbarrier.arrive.shared::cta.b64 _, ")],
+            {"rule": "tcgen05-stale-read", "at": (ld0, "all")},
+            "wrong results by luck of timing: the epilogue's wait passes when the MMAs are issued, not done",
+            also={"tcgen05-missing-fence-before": "the next tile's MMAs overwrite cells read too early",
+                  "tcgen05-war-ld": "an MMA overwrites cells of an ld not yet waited for"})
     bug(f"{b}_epilogue_other_buffer", b, "the epilogue reads the other accumulator buffer of the double buffer",
         [("insert_after", r"and\.b32\s+%s, %s, 256;" % (regs["bufsel"], regs["bufsel_src"]), 0,
           "\txor.b32 \t%s, %s, 256;" % (regs["bufsel"], regs["bufsel"]))],

@@ -143,6 +143,25 @@ void check_stale(ExecCtx& c, const TmemRange& r, TcWarpState& ws) {
                             col));
       return;
     }
+    // The warp's last fence::after_thread_sync came while the write was in flight: the thread sync
+    // it orders after could not have observed the completion of a tcgen05.commit tracking the
+    // write (the commit's mbarrier arrive happens when the write completes, §9.7.16.6.4), so
+    // nothing orders this load after it: a missing or misplaced commit (a plain arrive instead,
+    // a wait on the wrong barrier) that timing happened to hide. Without any fence since the
+    // write it is the tolerated missing-fence form below.
+    if (s.last_writer_src && ws.fenced_after && ws.last_fence_after > s.last_issue &&
+        ws.last_fence_after < s.last_write) {
+      report(c, Rule::TmemStaleRead, __builtin_ctz(c.mask),
+             fmt::format("tcgen05.ld reads TMEM column {} written by {} (issued at cycle {}, completed at cycle {}), "
+                         "but this warp's last tcgen05.fence::after_thread_sync (cycle {}) came while that write was in "
+                         "flight: no tcgen05.commit tracking the write completed before the thread sync the fence "
+                         "follows, so the load is ordered after the write only by timing (commit -> mbarrier wait -> "
+                         "fence::after_thread_sync -> tcgen05.ld, PTX ISA §9.7.16.6.4 pattern (c))",
+                         col, tc_source_text(*c.part, s.last_writer_src - 1), s.last_issue.count(), s.last_write.count(),
+                         ws.last_fence_after.count()),
+             s.last_writer_src - 1);
+      return;
+    }
     if (s.last_writer_src && (!ws.fenced_after || ws.last_fence_after < s.last_write)) {
       report(c, Rule::TmemMissingFenceAfter, __builtin_ctz(c.mask),
                 fmt::format("tcgen05.ld reads TMEM column {} written by {} (completed at cycle {}) but this warp has "

@@ -65,6 +65,7 @@ bool Mbarrier::complete_if_done() {
   ++phase;
   pending = expected;
   phase_expected_tx = phase_landed_tx = 0;
+  expect_src = 0;
   done = accum;
   accum = VClock{};
   return true;
@@ -207,6 +208,12 @@ void MbarrierUnit::warn(Rule rule, Cycles now, const std::string& msg) const {
   owner_->sm().partition().report(rule, now, -1, owner_, fmt::format("{}: {}", owner_->name(), msg));
 }
 
+void MbarrierUnit::warn_at(Rule rule, uint32_t src, Cycles now, const std::string& msg) const {
+  Partition& p = owner_->sm().partition();
+  if (p.executing() || src == 0) return warn(rule, now, msg);
+  p.report_at(rule, now, src - 1, owner_, fmt::format("{}: {}", owner_->name(), msg));
+}
+
 void MbarrierUnit::init(uint32_t addr, uint32_t count, Cycles now) {
   check_address(addr, "mbarrier.init");
   auto it = bars_.find(addr);
@@ -298,6 +305,7 @@ uint64_t MbarrierUnit::arrive(uint32_t addr, uint32_t count, uint32_t tx, bool d
   } catch (const MbarrierError& e) {
     raise(e, now);
   }
+  if (tx && !completed) b.expect_src = b.last.src;
   // release: the arriving CTA's clock joins the phase (already moved to `done` if this arrive
   // completed it).
   (completed ? b.done : b.accum).join(owner_->cluster().release(from_rank));
@@ -329,6 +337,7 @@ void MbarrierUnit::expect_tx(uint32_t addr, uint32_t tx, Cycles now) {
   } catch (const MbarrierError& e) {
     raise(e, now);
   }
+  if (!completed) b.expect_src = b.last.src;
   after_update(b, completed, now);
 }
 
@@ -342,7 +351,7 @@ void MbarrierUnit::complete_tx(uint32_t addr, uint32_t tx, const VClock* release
     raise(e, now);
   }
   if (b.tx < 0 && b.pending == 0)
-    warn(Rule::MbarrierTxMismatch, now,
+    warn_at(Rule::MbarrierTxMismatch, b.expect_src, now,
          fmt::format("{} completes {} bytes on the {}: every arrival of the phase is in and its expect-tx announced "
                      "{} bytes, but {} bytes have landed; the surplus {} bytes count against the next phase, which "
                      "then completes before its own data lands (expect_tx must equal the bytes the copies write, "

@@ -77,6 +77,9 @@ struct Mbarrier {
   // Transaction bytes of the current phase: announced by expect-tx, and completed (landed). Both
   // are named when they disagree (mbarrier-tx-mismatch, mbarrier-tx-at-exit, deadlock reports).
   uint64_t phase_expected_tx = 0, phase_landed_tx = 0;
+  // The instruction that last announced expect-tx in this phase (Program::sources index + 1; 0:
+  // none): the site of an mbarrier-tx-mismatch, whose surplus bytes land from an engine's event.
+  uint32_t expect_src = 0;
   VClock accum, done;      // release clocks of the current / the last completed phase
   // Per thread (warp * 32 + lane): 1 + the last phase this thread saw complete (stale-parity check).
   std::vector<uint32_t> lane_seen;
@@ -173,6 +176,9 @@ class MbarrierUnit {
   void check_lapping(Mbarrier& b, const char* what, Cycles now);
   void observe(Mbarrier& b, uint32_t phase_seen, uint32_t thread);
   void warn(Rule rule, Cycles now, const std::string& msg) const;
+  // The same, for an engine's event (no instruction executing) whose finding belongs to the
+  // instruction `src` (Program::sources index + 1, as Mbarrier::expect_src): its site, in the CTA.
+  void warn_at(Rule rule, uint32_t src, Cycles now, const std::string& msg) const;
   [[noreturn]] void raise(const MbarrierError& e, Cycles now) const;
 
   Cta* owner_;

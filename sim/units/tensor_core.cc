@@ -82,7 +82,11 @@ Cycles TensorCore::issue(Partition& part, Cycles now, const Work& work, TensorCo
       u->sm().timing().tc_queue.push(done.count());  // until `done` it holds a queue entry (sim/sm.cc)
     }
   for (const ColumnWrite& w : writes)
-    for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) ++w.unit->tmem().column_state(c).in_flight;
+    for (uint32_t c = w.col0; c < w.col0 + w.cols && c < kTmemColumns; ++c) {
+      TmemColumnState& st = w.unit->tmem().column_state(c);
+      ++st.in_flight;
+      st.last_issue = now;
+    }
   part.events().post(done, EventPriority::AsyncDataLand,
                      [writes = std::move(writes), src, effect = std::move(effect)](Cycles t) {
                        effect(t);

@@ -43,6 +43,7 @@ struct TmemColumnState {
   uint32_t in_flight = 0;       // async ops issued that write this column and have not completed
   Cycles last_write;            // completion cycle of the last async write (0: none yet)
   uint32_t last_writer_src = 0; // Program::sources index of that op's instruction (+1; 0: none)
+  Cycles last_issue;            // issue cycle of the last async write issued (ops complete in order)
 };
 
 class Tmem {

@@ -186,3 +186,46 @@ TEST_CASE("ptx parser: nvcc output of the corpus sources parses (recompiled now)
   fs::remove_all(tmp);
 #endif
 }
+
+TEST_CASE("ptx parser: .loc inlined_at chains resolve to the kernel's own line") {
+  // nvcc's form: each call site of an inlining chain gets a .loc carrying its caller's inlined_at
+  // before the callee's lines (k.cu:30 calls lambda line k.cu:12, which calls h.h:5, which calls
+  // h.h:40). The same call-site position reached again later resolves through the latest .loc.
+  const std::string text = R"(.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.loc	1 30 3
+	mov.u32 %r1, 1;
+	.loc	1 12 5, function_name $L__info_string0, inlined_at 1 30 3
+	mov.u32 %r1, 2;
+	.loc	2 5 7, function_name $L__info_string1, inlined_at 1 12 5
+	mov.u32 %r1, 3;
+	.loc	2 40 9, function_name $L__info_string2, inlined_at 2 5 7
+	mov.u32 %r1, 4;
+	.loc	1 31 3
+	mov.u32 %r1, 5;
+	.loc	2 40 9, function_name $L__info_string2, inlined_at 2 5 7
+	mov.u32 %r1, 6;
+	.loc	2 40 9, function_name $L__info_string2, inlined_at 2 77 1
+	mov.u32 %r1, 7;
+	ret;
+}
+	.file	1 "/src/k.cu"
+	.file	2 "/src/h.h"
+)";
+  auto m = parse(text, "chain.ptx");
+  REQUIRE(m);
+  const Function& f = m->functions.at(0);
+  auto at = [&](size_t i) { return cuda_location(*m, f.instrs.at(i).cuda); };
+  CHECK(at(0) == "k.cu:30");
+  CHECK(at(1) == "k.cu:30 via k.cu:12");
+  CHECK(at(2) == "k.cu:30 via k.cu:12 > h.h:5");
+  CHECK(at(3) == "k.cu:30 via ... > h.h:5 > h.h:40 (3 levels)");
+  CHECK(f.instrs.at(3).cuda.depth == 3);
+  CHECK(at(4) == "k.cu:31");
+  CHECK(at(5) == "k.cu:30 via ... > h.h:5 > h.h:40 (3 levels)");  // through the latest .loc at h.h:5:7
+  CHECK(at(6) == "h.h:77 via h.h:40");  // a call site never seen as a .loc ends the chain
+}
