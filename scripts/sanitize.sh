@@ -26,21 +26,26 @@ configure() {  # configure DIR SANITIZER
     -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}"
 }
 
-# The targets whose programs the tests of label $2 in build $1 run (ctest --show-only=json-v1: each
-# test's command; a program under $1/bin or $1/lib is a target of the same name, other commands
-# (cmake -P, python3, sh) name the tcsim binary in their arguments).
+# The targets whose programs the tests of label $2 in build $1 run: every $1/bin/NAME in those tests'
+# commands (the program itself, or an argument of cmake -P / python3 / sh, e.g. the tcsim binary).
+# Read from the generated CTestTestfile.cmake files: ctest --show-only drops a command whose program
+# is not built yet.
 targets_of_label() {
-  ctest --test-dir "$1" -L "$2" --show-only=json-v1 | python3 -c '
-import json, os, sys
-build = os.path.realpath(sys.argv[1])
+  python3 - "$1" "$2" <<'PY'
+import os, re, sys
+build, label = os.path.realpath(sys.argv[1]), sys.argv[2]
 names = set()
-for t in json.load(sys.stdin)["tests"]:
-    for arg in t.get("command", []):
-        for word in arg.replace(";", " ").replace("=", " ").split():
-            p = os.path.realpath(word) if os.path.isabs(word) else ""
-            if p.startswith(build + "/bin/"):
-                names.add(os.path.basename(p))
-print(" ".join(sorted(names)))' "$1"
+for root, _, files in os.walk(build):
+    if "CTestTestfile.cmake" not in files:
+        continue
+    text = open(os.path.join(root, "CTestTestfile.cmake"), errors="replace").read()
+    cmds = dict(re.findall(r'^add_test\(\[=\[(.+?)\]=\] (.*)\)$', text, re.M))
+    for test, props in re.findall(r'^set_tests_properties\(\[=\[(.+?)\]=\] PROPERTIES (.*)\)$', text, re.M):
+        m = re.search(r'LABELS "([^"]*)"', props)
+        if m and label in m.group(1).split(";") and test in cmds:
+            names.update(re.findall(re.escape(build) + r'/bin/([A-Za-z0-9_.+-]+)', cmds[test]))
+print(" ".join(sorted(names)))
+PY
 }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
