@@ -50,8 +50,8 @@ endif()
 # of kernels/host, which `tcsim exec` points at libtcsim-cuda — need the sanitizer runtime loaded
 # first ("ASan runtime does not come first in initial library list"). TCSIM_SANITIZE_PRELOAD_ENV is
 # "LD_PRELOAD=<the compiler's runtime>" in a gcc asan/tsan build (empty otherwise), for such tests'
-# ENVIRONMENT property. Only those tests get it: preloaded into bash, LeakSanitizer reports bash's
-# own allocations.
+# ENVIRONMENT property. Only those tests get it; a shell they start inherits it, and its allocations
+# at exit are suppressed (cmake/lsan_uninstrumented.supp).
 set(TCSIM_SANITIZE_PRELOAD_ENV "")
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND TCSIM_SANITIZE MATCHES "^(asan|tsan)$")
   string(REPLACE "asan" "libasan.so" _rt "${TCSIM_SANITIZE}")
@@ -59,6 +59,7 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND TCSIM_SANITIZE MATCHES "^(asan|tsan)
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${_rt} OUTPUT_VARIABLE _rt_path
                   OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
   if(_rc EQUAL 0 AND EXISTS "${_rt_path}")
-    set(TCSIM_SANITIZE_PRELOAD_ENV "LD_PRELOAD=${_rt_path}")
+    set(TCSIM_SANITIZE_PRELOAD_ENV "LD_PRELOAD=${_rt_path}"
+        "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/cmake/lsan_uninstrumented.supp")
   endif()
 endif()
