@@ -2,14 +2,14 @@
 # scripts/fuzz.sh [--fast] TARGET SECONDS [WORKERS]: runs the libFuzzer harness fuzz_TARGET
 # (fuzz/README.md) for SECONDS, at nice 19, with WORKERS parallel processes (default 1; -fork mode).
 # Targets: ptx_front_end spec_loader npy_reader descriptors mma_dot run_kernel.
-# The default build is build-asan/ (clang, -DTCSIM_FUZZ=ON: ASan+UBSan, shared with
-# scripts/sanitize.sh asan); --fast uses build-fuzz-fast/ (UBSan only, -O2: about ten times the
+# The default build is build-fuzz/ (clang, -DTCSIM_FUZZ=ON: ASan+UBSan; scripts/sanitize.sh asan
+# builds the suite with gcc in build-asan/); --fast uses build-fuzz-fast/ (UBSan only, -O2: about ten times the
 # executions per second) for long campaigns, whose corpus is then replayed under ASan+UBSan
 # (scripts/fuzz.sh TARGET 0 replays the corpus once and stops). Either is configured on first use.
-# Both share the corpus in build-asan/fuzz-corpus/TARGET (seeded from kernels/ and tests/fuzz/TARGET);
-# crashes land in build-asan/fuzz-artifacts/TARGET/: minimise one and commit it under
+# Both share the corpus in build-fuzz/fuzz-corpus/TARGET (seeded from kernels/ and tests/fuzz/TARGET);
+# crashes land in build-fuzz/fuzz-artifacts/TARGET/: minimise one and commit it under
 # tests/fuzz/TARGET/ (the replay CTest fuzz_replay_TARGET runs it in the normal build).
-# Environment: FUZZ_BUILD_DIR (the build), FUZZ_WORK_DIR (corpus and artifacts, default build-asan),
+# Environment: FUZZ_BUILD_DIR (the build), FUZZ_WORK_DIR (corpus and artifacts, default build-fuzz),
 # FUZZ_MAX_LEN (overrides the target's input length limit; for ptx_front_end/run_kernel under 16 KiB
 # an empty corpus is seeded with fuzz/make_seeds.py's small modules), BUILD_JOBS.
 set -euo pipefail
@@ -19,8 +19,8 @@ if [ "${1:-}" = "--fast" ]; then fast=1; shift; fi
 target=${1:?usage: scripts/fuzz.sh [--fast] TARGET SECONDS [WORKERS]}
 seconds=${2:?usage: scripts/fuzz.sh [--fast] TARGET SECONDS [WORKERS]}
 workers=${3:-1}
-if [ "$fast" = 1 ]; then B=${FUZZ_BUILD_DIR:-build-fuzz-fast}; san=ubsan; else B=${FUZZ_BUILD_DIR:-build-asan}; san=asan; fi
-W=${FUZZ_WORK_DIR:-build-asan}
+if [ "$fast" = 1 ]; then B=${FUZZ_BUILD_DIR:-build-fuzz-fast}; san=ubsan; else B=${FUZZ_BUILD_DIR:-build-fuzz}; san=asan; fi
+W=${FUZZ_WORK_DIR:-build-fuzz}
 case "$target" in
   ptx_front_end|spec_loader|npy_reader|descriptors|mma_dot|run_kernel) ;;
   *) echo "scripts/fuzz.sh: unknown target '$target'" >&2; exit 2 ;;

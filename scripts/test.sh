@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DTCSIM_WERROR=ON
 cmake --build build
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+if [ "${CI:-}" = true ]; then scripts/sanitize.sh ci; fi  # ASan+UBSan stage, label sanitize-ci (docs/hostile_input.md)

@@ -85,7 +85,13 @@ TEST_CASE("stack: a recursion within cudaLimitStackSize runs; a runaway one ends
   CHECK(e.find("stack overflow: the call to 'down' at call depth 33 needs 1056 bytes") != std::string::npos);
   CHECK(e.find("per-thread stack of 1024 bytes") != std::string::npos);
   CHECK(e.find("lane") != std::string::npos);
+  // Issue 16's bound (an answer within 20 s) is the Release build's; a sanitizer build (gcc defines
+  // __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__, scripts/sanitize.sh) runs the same work several times slower.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  CHECK(s < 200);
+#else
   CHECK(s < 20);
+#endif
 }
 
 TEST_CASE("stack: DeviceOptions::stack_size_bytes raises the limit as cudaDeviceSetLimit does") {

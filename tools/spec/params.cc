@@ -125,7 +125,11 @@ void pack_arg(const ArgSpec& a, const ArgValues& values, std::span<std::byte> ds
       return;
     }
     case ArgKind::Scalar: std::memcpy(dst.data(), &a.scalar_bits, a.size()); return;
-    case ArgKind::Bytes: std::memcpy(dst.data(), a.bytes.data(), a.bytes.size()); return;
+    case ArgKind::Bytes:
+      // No bytes: both pointers may be null, and memcpy with a null pointer is undefined even for 0
+      // bytes (C11 7.24.1p2). The spec parser refuses an empty "bytes", other callers need not.
+      if (!a.bytes.empty()) std::memcpy(dst.data(), a.bytes.data(), a.bytes.size());
+      return;
     case ArgKind::Struct:
       std::fill(dst.begin(), dst.end(), std::byte{0});
       for (const ArgSpec& f : a.fields) pack_arg(f, values, dst.subspan(f.field_offset, f.size()));
