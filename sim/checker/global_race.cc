@@ -137,8 +137,13 @@ const char* missing_edge(const Acc& now, const Acc& was) {
          "followed by a fence) of the second CTA before its access";
 }
 
+// Conflicting and not both morally strong. Not reported either: a weak load against an atomic
+// (the optimistic read of a compare-and-swap loop, whose value the CAS validates; docs/checker.md
+// "global-data-race" lists it as the one exemption).
 bool conflict(const Acc& a, const Acc& me, bool a_write, bool me_write) {
-  return a.cta != 0 && (a.bytes & me.bytes) && (a_write || me_write) && !(a.strong && me.strong);
+  if (a.cta == 0 || !(a.bytes & me.bytes) || !(a_write || me_write) || (a.strong && me.strong)) return false;
+  if (a.strong != me.strong && ((!a.strong && !a_write) || (!me.strong && !me_write))) return false;
+  return true;
 }
 
 // The current access `me` of CTA clock k, warp clock vector wvc: is `a` ordered before it?
@@ -345,7 +350,6 @@ void commit_quantum(State& s, const std::vector<std::unique_ptr<Partition>>& par
         it = s.pages.emplace(page, std::make_unique<Page>()).first;
       }
       Page& cp = *it->second;
-      bool reported_page = false;
       for (uint32_t i = 0; i < kPageWords; ++i) {
         Word& lw = lp->words[i];
         if (!lw.w.cta && !lw.r.cta) continue;
@@ -366,8 +370,7 @@ void commit_quantum(State& s, const std::vector<std::unique_ptr<Partition>>& par
         test(lw.w, true, cw.w, true);
         test(lw.w, true, cw.r, false);
         test(lw.r, false, cw.w, true);
-        if (mine && !reported_page && !s.sync_full) {
-          reported_page = true;  // one report per page and boundary: the others are the same race
+        if (mine && !s.sync_full) {  // every word counts (FindingLog keeps the first few in full)
           const Acc m = *mine, t = *theirs;
           const bool mw = mine_w, tw = theirs_w;
           const uint64_t addr = (page * kPageWords + i) * 4;

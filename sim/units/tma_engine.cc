@@ -121,7 +121,8 @@ void check_global_range(ExecCtx& c, int lane, uint64_t addr, uint64_t n, const c
   if (!a || n > a->size - (addr - a->base))
     c.fail(lane, fmt::format("{}: global memory [0x{:x}, 0x{:x}) is out of bounds: {}", what, addr, addr + n,
                              c.launch->gm->describe_miss(addr, static_cast<uint32_t>(std::min<uint64_t>(n, 1u << 30)))));
-  if (reads && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, n);
+  // A bulk reduction reads its destination as well (the old value it combines with): initcheck.
+  if ((reads || store == 2) && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, n);
   if (store && c.launch->global_race) global_race::on_async_store(c, lane, addr, n, store == 2);
 }
 

@@ -41,7 +41,7 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   return s.replace(at, from.size(), to);
 }
 
-// Each thread stores out[TILE * 32 + tid] = ctaid: TILE is %ctaid.x (own tile) or 0 (shared tile).
+// Each thread stores out[TILE * 64 + tid] = ctaid: TILE is %ctaid.x (own tile) or 0 (shared tile).
 const std::string kTiles = test::ptx_header("sm_90a") + R"(
 .visible .entry k(.param .u64 out)
 {
@@ -51,7 +51,7 @@ const std::string kTiles = test::ptx_header("sm_90a") + R"(
   mov.u32 %r1, %tid.x;
   mov.u32 %r2, %ctaid.x;
   mov.u32 %r3, TILE;
-  mad.lo.u32 %r4, %r3, 32, %r1;
+  mad.lo.u32 %r4, %r3, 64, %r1;
   mul.wide.u32 %rd3, %r4, 4;
   add.s64 %rd4, %rd1, %rd3;
   st.global.u32 [%rd4], %r2;
@@ -160,7 +160,8 @@ TEST_CASE("global-data-race: a relaxed flag publish does not order the row; st.r
                          "red.release.gpu.global.add.u32 [%rd2], %r4;"}) {
     test::Harness h(isa::Arch::Sm90a);
     const auto r = run_flag(h, ok);
-    INFO(ok, "\n", all_lines(r));
+    const std::string what = std::string(ok) + "\n" + all_lines(r);
+    INFO(what);
     CHECK(r.findings.empty());
   }
 }
