@@ -2,7 +2,7 @@
 #include "sim/checker/global_race.h"
 
 #include <algorithm>
-#include <cstring>
+#include <iterator>
 #include <unordered_map>
 #include <utility>
 
@@ -55,6 +55,7 @@ struct Word {
 };
 struct Page {
   Word words[kPageWords];
+  uint64_t touched[kPageWords / 64] = {};  // a partition's page of one quantum: the words it holds
 };
 
 struct CtaClock {
@@ -72,7 +73,10 @@ struct Slot {
   std::vector<std::unique_ptr<Page>> pool;    // cleared pages for reuse
   std::vector<std::unique_ptr<Page>> owned;
   std::unordered_map<uint64_t, Clock> releases;  // this quantum's releases
-  bool capped = false;     // a word this partition could not track (noted once)
+  bool capped = false;     // a word this partition could not track (noted once per launch)
+  uint64_t cap_at = 0;     // the first such word's address, by whom and when
+  Origin cap_who;
+  Cycles cap_when{0};
   bool sync_full = false;  // a release this partition could not keep: reports stop (no false one)
 };
 
@@ -223,28 +227,37 @@ void record(ExecCtx& c, State& s, int lane, uint64_t addr, uint64_t n, bool writ
          static_cast<uint8_t>(warp), static_cast<uint8_t>(lane), 0, static_cast<uint8_t>(strong)};
   const uint64_t w0 = addr / 4, w1 = (addr + n - 1) / 4;
   bool reported = false;
+  uint64_t cur = ~uint64_t{0};
+  Page* lp = nullptr;
+  const Page* cp = nullptr;
   for (uint64_t i = w0; i <= w1; ++i) {
     uint8_t bytes = 0xf;
     if (i == w0) bytes &= static_cast<uint8_t>(0xf << (addr % 4));
     if (i == w1) bytes &= static_cast<uint8_t>(0xf >> (3 - (addr + n - 1) % 4));
     me.bytes = bytes;
     const uint64_t page = i / kPageWords;
-    bool capped = false;
-    Page* lp = local_page(s, sl, page, &capped);
+    if (page != cur) {  // the words of one access share a page or two
+      cur = page;
+      bool capped = false;
+      lp = local_page(s, sl, page, &capped);
+      auto it = s.pages.find(page);
+      cp = it != s.pages.end() ? it->second.get() : nullptr;
+    }
     if (!lp) {
-      if (!sl.capped && !s.capped) {
+      if (!sl.capped) {  // noted once per launch at the boundary (commit_quantum)
         sl.capped = true;
-        report(c, Rule::GlobalRaceCapped, lane, [&] {
-          return fmt::format("the global race detector tracks at most {} pages of {} bytes; words from 0x{:x} on "
-                             "that no tracked page holds are not checked from here on",
-                             kMaxPages, kPageWords * 4, i * 4);
-        });
+        sl.cap_at = i * 4;
+        sl.cap_who.src = me.src;
+        sl.cap_who.cta = c.cta->ctaid();
+        sl.cap_who.warp = static_cast<int>(warp);
+        sl.cap_who.lane = lane;
+        sl.cap_when = c.now;
       }
       continue;
     }
     Word& lw = lp->words[i % kPageWords];
-    const Word* cw = nullptr;
-    if (auto it = s.pages.find(page); it != s.pages.end()) cw = &it->second->words[i % kPageWords];
+    lp->touched[(i % kPageWords) / 64] |= uint64_t{1} << (i % 64);
+    const Word* cw = cp ? &cp->words[i % kPageWords] : nullptr;
     if (!reported && !s.sync_full && !sl.sync_full) {
       const Acc* other = nullptr;
       bool other_w = false;
@@ -343,16 +356,34 @@ void commit_quantum(State& s, const std::vector<std::unique_ptr<Partition>>& par
     for (auto& [page, lp] : pages) {
       auto it = s.pages.find(page);
       if (it == s.pages.end()) {
-        if (s.pages.size() >= kMaxPages) {
-          s.capped = true;
+        if (s.pages.size() >= kMaxPages) {  // partitions together made more pages than fit: dropped
+          if (!sl.capped) {
+            sl.capped = true;
+            sl.cap_at = page * kPageWords * 4;
+            sl.cap_who = Origin{};
+            for (uint32_t t = 0; t < kPageWords / 64 && sl.cap_who.src == kNoSite; ++t)
+              if (lp->touched[t]) {
+                const Word& w = lp->words[t * 64 + static_cast<uint32_t>(__builtin_ctzll(lp->touched[t]))];
+                const Acc& a = w.w.cta ? w.w : w.r;
+                sl.cap_who.src = a.src;
+                const uint32_t l = a.cta - 1;
+                sl.cap_who.cta = Dim3{l % s.gx, (l / s.gx) % s.gy, l / (s.gx * s.gy)};
+                sl.cap_who.warp = a.warp;
+                sl.cap_who.lane = a.lane;
+                sl.cap_when = Cycles(a.cycle);
+              }
+          }
+          for (auto& w : lp->words) w = Word{};
+          std::fill(std::begin(lp->touched), std::end(lp->touched), 0);
           continue;
         }
         it = s.pages.emplace(page, std::make_unique<Page>()).first;
       }
       Page& cp = *it->second;
-      for (uint32_t i = 0; i < kPageWords; ++i) {
+      for (uint32_t t = 0; t < kPageWords / 64; ++t)
+      for (uint64_t bits = lp->touched[t]; bits; bits &= bits - 1) {
+        const uint32_t i = t * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
         Word& lw = lp->words[i];
-        if (!lw.w.cta && !lw.r.cta) continue;
         Word& cw = cp.words[i];
         // Accesses of this quantum merged from an earlier partition: never ordered with these.
         auto same_q = [&](const Acc& a) { return a.cta != 0 && a.quantum == s.quantum; };
@@ -389,14 +420,21 @@ void commit_quantum(State& s, const std::vector<std::unique_ptr<Partition>>& par
         } else if (cw.r.cta == 0 || !same_q(cw.r) || cw.r.cta == lw.r.cta) {
           cw.r = lw.r;
         }
+        lw = Word{};
       }
-      std::memset(static_cast<void*>(lp), 0, sizeof(Page));
+      std::fill(std::begin(lp->touched), std::end(lp->touched), 0);
     }
     for (auto& o : sl.owned) sl.pool.push_back(std::move(o));
     sl.owned.clear();
     sl.pages.clear();
     for (auto& [key, c] : sl.releases) join(s.sync[key], c);
     sl.releases.clear();
+    if (sl.capped && !s.capped)
+      parts[p]->findings().add(Rule::GlobalRaceCapped, sl.cap_when, sl.cap_who, kNoSite, 0, [&] {
+        return fmt::format("the global race detector tracks at most {} pages of {} bytes of global memory; words "
+                           "outside them (the first at 0x{:x}) are not checked for races from here on",
+                           kMaxPages, kPageWords * 4, sl.cap_at);
+      });
     s.capped = s.capped || sl.capped;
     s.sync_full = s.sync_full || sl.sync_full;
   }
