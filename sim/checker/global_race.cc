@@ -22,7 +22,7 @@ namespace tcsim::sim::global_race {
 namespace {
 
 constexpr uint32_t kPageWords = 1024;         // 4 KiB of global memory per page
-constexpr size_t kMaxPages = 2048;            // 8 MiB of touched global memory (about 115 MiB of shadow)
+constexpr size_t kMaxPages = 4096;            // 16 MiB of touched global memory (at most 230 MiB of shadow)
 constexpr size_t kMaxSyncLocations = 1u << 16;
 
 // A sparse vector clock over CTAs (linear id + 1 -> clock), sorted by CTA.

@@ -27,7 +27,7 @@
 // boundary) and merged. Releases are published the same way.
 //
 // Shadow: one entry per 4-byte word touched (last write, last read), in pages of 1024 words made on
-// first touch; at most kMaxPages pages (8 MiB of touched global memory), after which new words are
+// first touch; at most kMaxPages pages (16 MiB of touched global memory), after which new words are
 // not tracked and `global-race-capped` says so once.
 #pragma once
 #include <cstdint>
