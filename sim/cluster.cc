@@ -1,3 +1,4 @@
+#include "sim/checker/global_race.h"
 #include "sim/checker/race.h"
 #include "sim/cluster.h"
 
@@ -72,6 +73,11 @@ void Cluster::on_cta_exit(uint32_t rank, Cycles now, const LaunchState& L, Parti
   }
 }
 
+// The cluster's key for the global race detector's barrier.cluster edge (sim/checker/global_race.h).
+uint64_t Cluster::cluster_key() const {
+  return uint64_t{id_.x} | uint64_t{id_.y} << 20 | uint64_t{id_.z} << 40;
+}
+
 uint32_t Cluster::thread_index(uint32_t rank, const Warp& w, int lane) const {
   (void)rank;
   return w.id() * 32 + static_cast<uint32_t>(lane);
@@ -91,6 +97,7 @@ void Cluster::barrier_arrive(uint32_t rank, Warp& w, uint32_t lanes, Cycles now)
     ++bar_arrived_;
   }
   bar_accum_.join(release(rank));
+  if (Cta* c = ctas_[rank]) global_race::cluster_arrived(*c, cluster_key());
   barrier_check_complete(now);
 }
 
@@ -104,7 +111,10 @@ void Cluster::barrier_waited(uint32_t rank, const Warp& w, uint32_t lanes) {
   acquire(rank, bar_done_);
   // The race detector: an edge through the whole cluster acquires everything the CTA did so far
   // (sim/checker/race.h).
-  if (Cta* c = ctas_[rank]) race::acquire_all(*c, w.id());
+  if (Cta* c = ctas_[rank]) {
+    race::acquire_all(*c, w.id());
+    global_race::cluster_waited(*c, cluster_key());  // and the cluster's CTAs on global memory
+  }
 }
 
 void Cluster::on_lanes_exit(uint32_t rank, Warp& w, uint32_t lanes, Cycles now) {

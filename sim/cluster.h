@@ -61,6 +61,7 @@ class Cluster {
   Cluster(Dim3 id, Dim3 shape);
 
   Dim3 id() const { return id_; }
+  uint64_t cluster_key() const;
   Dim3 shape() const { return shape_; }
   uint32_t size() const { return size_; }
   // The resident CTA of `rank` (nullptr after it retired).

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/checker/global_race.h"
 #include "sim/cluster.h"
 #include "sim/deadlock_report.h"
 #include "sim/livelock.h"
@@ -42,6 +43,9 @@ class LaunchRun {
     L.repeat_epoch = 0;
     L.max_warp_steps = opts.max_warp_steps ? opts.max_warp_steps : opts.max_steps ? opts.max_steps : kDefaultMaxWarpSteps;
     l2_.init(static_cast<uint64_t>(L.timing->p.l2_bytes));
+    // The global race detector (sim/checker/global_race.h): a fresh shadow per launch (launch order).
+    if (L.check) race_ = global_race::make_state(static_cast<uint32_t>(parts_.size()), L.cfg.grid.x, L.cfg.grid.y);
+    L.global_race = race_.get();
     for (auto& p : parts_) {
       timing::PartitionTiming& t = p->timing();
       t.l2 = &l2_;
@@ -50,6 +54,10 @@ class LaunchRun {
       t.trace_limit = L.trace_events / mc.num_gpcs + 1;
     }
   }
+
+  ~LaunchRun() { L_.global_race = nullptr; }
+  LaunchRun(const LaunchRun&) = delete;
+  LaunchRun& operator=(const LaunchRun&) = delete;
 
   LaunchResult run() {
     using Clock = std::chrono::steady_clock;
@@ -120,6 +128,7 @@ class LaunchRun {
       std::vector<timing::PartitionTiming*> part_timing;
       for (auto& p : parts_) part_timing.push_back(&p->timing());
       atom_words_.commit(part_timing);
+      if (race_) global_race::commit_quantum(*race_, parts_);
       // L2 lines filled this quantum, in partition order.
       for (auto& p : parts_) {
         l2_.commit(p->timing().fills);
@@ -498,6 +507,7 @@ class LaunchRun {
   ThreadPool& pool_;
   const DeviceOptions& opts_;
   std::vector<std::unique_ptr<Partition>> parts_;
+  std::unique_ptr<global_race::State, void (*)(global_race::State*)> race_{nullptr, [](global_race::State*) {}};
   uint32_t per_sm_cap_ = 0;
   size_t rr_ = 0;
   uint32_t next_cluster_ = 0, clusters_total_ = 0;

@@ -14,6 +14,10 @@ namespace tcsim::sim::timing {
 class Model;
 }
 
+namespace tcsim::sim::global_race {
+class State;
+}
+
 namespace tcsim::sim {
 
 using models::MachineConfig;
@@ -35,6 +39,7 @@ struct LaunchState {
   Dim3 cluster;                                // cluster dims (1,1,1 when none)
   bool explicit_cluster = false;
   bool check = true;                           // DeviceOptions::check (the checker's hazard tracking)
+  global_race::State* global_race = nullptr;   // the global race detector (sim/checker/global_race.h), when checking
   bool perturb = false;                        // schedule perturbation (DeviceOptions::schedule)
   uint64_t max_warp_steps = ~uint64_t{0};      // per-warp watchdog (DeviceOptions::max_warp_steps)
   uint32_t stack_size_bytes = 1024;            // cudaLimitStackSize (DeviceOptions::stack_size_bytes)

@@ -80,6 +80,19 @@ BASES = {
     "nb": dict(ptx="kernels/race/named_barrier.ptx", entry="named_barrier_handoff",
                spec=spec_plain("kernels/race/named_barrier.json"),
                what="producer/consumer handoff through shared memory on a named barrier (kernels/race/named_barrier.cu)"),
+    "gt": dict(ptx="kernels/race/global_tiles.ptx", entry="global_tiles",
+               spec=spec_plain("kernels/race/global_tiles.json"),
+               what="every CTA writes its own global output tile (kernels/race/global_tiles.cu)"),
+    "gf": dict(ptx="kernels/race/global_flag.ptx", entry="global_flag",
+               spec=spec_plain("kernels/race/global_flag.json"),
+               what="CTA-to-CTA handoff of a global row through a release/acquire flag (kernels/race/global_flag.cu)"),
+    "gs": dict(ptx="kernels/race/global_semaphore.ptx", entry="global_semaphore",
+               spec=spec_plain("kernels/race/global_semaphore.json"),
+               what="split-K serial reduction through a global semaphore (kernels/race/global_semaphore.cu)"),
+    "gsf": dict(ptx="kernels/race/global_semaphore.ptx", entry="global_semaphore_fenced",
+                spec=spec_plain("kernels/race/global_semaphore_fenced.json"),
+                what="split-K serial reduction through a global semaphore, __threadfence + atomicAdd "
+                     "(kernels/race/global_semaphore.cu)"),
     "tp": dict(ptx="kernels/tma/tma_pipeline.sm_90a.ptx", entry="tma_pipeline",
                spec=spec_plain("kernels/tma/tma_pipeline.json"),
                what="TMA + mbarrier producer/consumer ring (kernels/tma/tma_pipeline.cu)"),
@@ -513,9 +526,43 @@ def initcheck_bugs():
         also={"uninitialised-read": "the rest of each A-tile row is never written, and the products read it"})
 
 
+def global_race_bugs():
+    """Races between CTAs on global memory (global-data-race, sim/checker/global_race.h)."""
+    def tile_mask(m):
+        def edit(spec):
+            spec["args"][2] = {"u32": m}
+        return edit
+    bug("gt_overlapping_tiles", "gt", "the tile index is masked to bit 1 (mask 2): CTAs 0 and 1 write tile 0, CTAs 2 "
+        "and 3 tile 2", [], {"rule": "global-data-race", "at": (r"st\.global\.u32", "all")},
+        "wrong results: two CTAs store different values to the same output words; which one remains is undefined",
+        spec=tile_mask(2))
+    ld_row = r"ld\.global\.u32"
+    bug("gf_flag_release_relaxed", "gf", "the producer's flag store is relaxed instead of release (no fence before)",
+        [("sub", r"st\.release\.gpu\.global\.u32", 0, r"st\.release", "st.relaxed")],
+        {"rule": "global-data-race", "at": (ld_row, "all")},
+        "may give wrong results: the row's stores are not ordered before the flag (PTX ISA §8.8), the consumer may "
+        "read the old row")
+    bug("gf_flag_acquire_relaxed", "gf", "the consumer's flag load is relaxed instead of acquire (no fence after)",
+        [("sub", r"ld\.acquire\.gpu\.global\.u32", 0, r"ld\.acquire", "ld.relaxed")],
+        {"rule": "global-data-race", "at": (ld_row, "all")},
+        "may give wrong results: the row's loads are not ordered after the flag (PTX ISA §8.8: a relaxed load "
+        "synchronises only with a fence after it)")
+    bug("gs_semaphore_relaxed", "gs", "the semaphore's increment is red.relaxed instead of red.release (no fence "
+        "before): the tile is handed on without a release",
+        [("sub", r"red\.release\.gpu\.global\.add\.u32", 0, r"red\.release", "red.relaxed")],
+        {"rule": "global-data-race", "at": (r"(ld|st)\.global\.u32", "all")},
+        "may give wrong results: the next CTA may read the partial sums before this CTA's stores reach them")
+    bug("gsf_no_threadfence", "gsf", "the __threadfence before the semaphore's atomicAdd is gone (a relaxed atomic "
+        "with no fence hands the tile on)",
+        [("delete", r"membar\.gl;", 0)],
+        {"rule": "global-data-race", "at": (r"(ld|st)\.global\.u32", "all")},
+        "may give wrong results: the next CTA may read the partial sums before this CTA's stores reach them")
+
+
 hopper_bugs()
 pipeline_bugs()
 race_bugs()
+global_race_bugs()
 initcheck_bugs()
 
 
@@ -584,7 +631,7 @@ def main():
         for name, what, rule, lines, gpu in out_rows:
             where = ("`%s` at line %s" % (rule, lines[0]) if len(lines) == 1 else
                      "`%s` at one of %d lines" % (rule, len(lines))) if lines else "an error (%s)" % rule
-            hw = h200.get(name, "not run" if name.startswith(("hw_", "tp_")) else "— (sm_100a: no Blackwell GPU)")
+            hw = h200.get(name, "not run" if name.startswith(("hw_", "tp_", "gt_", "gf_", "gs_", "gsf_")) else "— (sm_100a: no Blackwell GPU)")
             f.write("| %s | %s | %s | %s | %s |\n" % (name, what, where, gpu, hw))
     with open(os.path.join(HERE, "variants.txt"), "w") as f:
         for r in out_rows:

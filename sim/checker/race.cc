@@ -119,12 +119,12 @@ std::vector<uint32_t>* RaceState::sync(uint64_t key, bool create) {
   return &v;
 }
 
-namespace {
-
 RaceState& state(Cta& cta) {
   if (!cta.race) cta.race = std::make_shared<RaceState>(static_cast<uint32_t>(cta.warps().size()));
   return *cta.race;
 }
+
+namespace {
 
 std::string thread_name(const Cta& cta, uint32_t warp, uint32_t lane) {
   const Dim3 id = cta.ctaid();

@@ -134,6 +134,10 @@ class RaceState {
   std::vector<std::vector<uint32_t>> pending_, fenced_;
 };
 
+// The CTA's state, made on first use (the global race detector reads its warps' clocks:
+// sim/checker/global_race.h).
+RaceState& state(Cta& cta);
+
 // ---- hooks (all no-ops unless checking) ----------------------------------------------------------
 // A generic access of the executing CTA's own shared memory [off, off + n) by `lane`.
 void on_shared_access(ExecCtx& c, int lane, uint32_t off, uint32_t n, bool write);

@@ -11,6 +11,7 @@
 // the forms that cover shared memory, PTX ISA §9.7.13.4) feeds the proxy checker
 // (sim/checker/proxy.h), which reports generic writes read by the async proxy without one.
 #include "isa/ptx/ir.h"
+#include "sim/checker/global_race.h"
 #include "sim/checker/proxy.h"
 #include "sim/checker/race.h"
 #include "sim/exec/lane_ops.h"
@@ -22,7 +23,10 @@ void exec_fence(ExecCtx&, const ExecInstr&) {}
 
 // membar / fence.sc / fence.acq_rel (and the release-only forms): the fence of the release and
 // acquire patterns of PTX ISA §8.8 for the race detector (sim/checker/race.h).
-void exec_fence_order(ExecCtx& c, const ExecInstr&) { race::on_fence(c); }
+void exec_fence_order(ExecCtx& c, const ExecInstr&) {
+  race::on_fence(c);
+  global_race::on_fence(c);
+}
 
 void exec_fence_proxy_async_shared(ExecCtx& c, const ExecInstr&) {
   proxy::on_proxy_fence(c, c.mask);

@@ -12,6 +12,7 @@
 #include "isa/ptx/modifiers.h"
 #include "sim/address_space.h"
 #include "sim/checker/global_init.h"
+#include "sim/checker/global_race.h"
 #include "sim/checker/proxy.h"
 #include "sim/checker/race.h"
 #include "sim/cta.h"
@@ -66,6 +67,8 @@ inline void check_global(ExecCtx& c, int lane, uint64_t addr, uint32_t size, boo
   if (!write && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, size);
   // Strong accesses of global memory are release/acquire edges for the race detector.
   if (c.prog->has_strong_access && c.checking()) race::on_global_strong(c, lane, addr);
+  // Races between threads on global memory (sim/checker/global_race.h).
+  if (!const_only && c.launch->global_race) global_race::on_access(c, lane, addr, size, write);
 }
 
 // The bytes [addr, addr + size) of a shared address (sim/memory/dsmem.h). `cluster_scope`: the

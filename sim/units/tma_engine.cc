@@ -112,22 +112,28 @@ void check_smem_range(ExecCtx& c, int lane, uint32_t lo, uint64_t hi, const char
 
 // [addr, addr + n) of global memory must lie inside one allocation.
 // `reads`: the engine reads these bytes (a load's source): initcheck (sim/checker/global_init.h).
-void check_global_range(ExecCtx& c, int lane, uint64_t addr, uint64_t n, const char* what, bool reads = false) {
+// `store`: the engine writes them (1: a store, 2: a reduction): the global race detector
+// (sim/checker/global_race.h).
+void check_global_range(ExecCtx& c, int lane, uint64_t addr, uint64_t n, const char* what, bool reads = false,
+                        int store = 0) {
   if (n == 0) return;
   const Allocation* a = c.launch->gm->find(addr, 1);
   if (!a || n > a->size - (addr - a->base))
     c.fail(lane, fmt::format("{}: global memory [0x{:x}, 0x{:x}) is out of bounds: {}", what, addr, addr + n,
                              c.launch->gm->describe_miss(addr, static_cast<uint32_t>(std::min<uint64_t>(n, 1u << 30)))));
-  if (reads && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, n);
+  // A bulk reduction reads its destination as well (the old value it combines with): initcheck.
+  if ((reads || store == 2) && !a->initialised && c.checking()) global_init::on_read(c, lane, *a, addr, n);
+  if (store && c.launch->global_race) global_race::on_async_store(c, lane, addr, n, store == 2);
 }
 
 // Global bounds of every in-bound row of a box (the H200 faults on a map whose tensor leaves its
 // allocation; tcsim says so at the issuing line).
-void check_rows(ExecCtx& c, int lane, const TileBox& box, uint64_t dim0_limit, const char* what, bool reads) {
+void check_rows(ExecCtx& c, int lane, const TileBox& box, uint64_t dim0_limit, const char* what, bool reads,
+                int store = 0) {
   box.for_each_row(dim0_limit, [&](const uint32_t(&)[5], uint64_t addr, uint32_t first, uint32_t count) {
     if (!count) return;
     const uint64_t bits = box.elem_bits();
-    check_global_range(c, lane, addr + first * bits / 8, (count * bits + 7) / 8, what, reads);
+    check_global_range(c, lane, addr + first * bits / 8, (count * bits + 7) / 8, what, reads, store);
   });
 }
 
@@ -381,7 +387,7 @@ void TmaEngine::tensor_store(ExecCtx& c, int lane, const TensorOp& op) {
   // The tensor itself must be inside an allocation; the bytes a store adds to complete the last
   // 16-byte chunk of a row (TileBox::store) may lie past its end, where the H200 has allocation
   // slack: they are written only where memory exists (below).
-  check_rows(c, lane, box, map.global_dim[0], what, /*reads=*/false);
+  check_rows(c, lane, box, map.global_dim[0], what, /*reads=*/false, reduce ? 2 : 1);
   proxy::check_async_read(c, lane, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), what);
   const Timing t = store_timing(c, box.tx_bytes());
   proxy::mark_async(c, *c.cta, box.smem_lo(), box.smem_hi() - box.smem_lo(), t.read_done, false, what);
@@ -468,7 +474,7 @@ void TmaEngine::bulk_to_global(ExecCtx& c, int lane, const BulkOp& op) {
   const uint32_t n = op.size;
   const Timing t = store_timing(c, n);
   auto snap = read_source(c, lane, op, t, what);
-  check_global_range(c, lane, op.dst, n, what);
+  check_global_range(c, lane, op.dst, n, what, /*reads=*/false, op.reduce ? 2 : 1);
   c.cta->tma_state().groups.add(thread_of(c, lane), t.land, t.read_done);
   Partition* part = c.part;
   const LaunchState* L = c.launch;
