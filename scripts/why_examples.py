@@ -161,7 +161,11 @@ def main():
     ap.add_argument("--tcsim", required=True)
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--only")
+    ap.add_argument("--limit-scale", type=float, default=1.0,
+                    help="multiply the 20-s limit (a sanitizer build runs several times slower)")
     a = ap.parse_args()
+    global LIMIT_S
+    LIMIT_S *= a.limit_scale
     tcsim = os.path.abspath(a.tcsim)
     failed = 0
     print(f"| example | result | seconds |\n|---|---|---|")

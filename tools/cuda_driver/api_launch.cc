@@ -93,7 +93,7 @@ CUresult param_buffer(Driver& drv, const Function& f, void** kernel_params, void
                                                             "gives {}", f.name, f.param_bytes, size));
     if (kernel_params)
       return drv.fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: both kernelParams and extra given");
-    std::memcpy(out.data(), buf, size);
+    if (size) std::memcpy(out.data(), buf, size);  // no parameters: out.data() may be null
     return CUDA_SUCCESS;
   }
   if (f.params.empty()) return CUDA_SUCCESS;

@@ -259,7 +259,7 @@ spec::LaunchOutcome CudaBackend::launch(const std::string& kernel, const spec::L
 
   // One pointer per parameter into an aligned copy of the parameter buffer.
   std::vector<uint64_t> storage((params.size() + 7) / 8 + 1);
-  std::memcpy(storage.data(), params.data(), params.size());
+  if (!params.empty()) std::memcpy(storage.data(), params.data(), params.size());  // empty: data() may be null
   const spec::ParamLayout layout = spec::layout_params(info, kernel);
   std::vector<void*> kp;
   for (uint32_t off : layout.offsets) kp.push_back(reinterpret_cast<std::byte*>(storage.data()) + off);
