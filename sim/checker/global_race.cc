@@ -78,6 +78,13 @@ struct Slot {
   Origin cap_who;
   Cycles cap_when{0};
   bool sync_full = false;  // a release this partition could not keep: reports stop (no false one)
+  // The last CTA and page an access touched (consecutive accesses of a warp mostly share both):
+  // node pointers of the maps above, valid until commit_quantum clears the pages.
+  uint32_t last_cta = 0;
+  CtaClock* last_k = nullptr;
+  uint64_t last_page = ~uint64_t{0};
+  Page* last_lp = nullptr;
+  const Page* last_cp = nullptr;
 };
 
 }  // namespace
@@ -103,7 +110,10 @@ namespace {
 State* state_of(ExecCtx& c) { return c.checking() ? c.launch->global_race : nullptr; }
 
 CtaClock& cta_clock(Slot& sl, const Cta& cta) {
+  if (sl.last_k && sl.last_cta == cta.linear_id() + 1) return *sl.last_k;
   CtaClock& k = sl.ctas[cta.linear_id() + 1];
+  sl.last_cta = cta.linear_id() + 1;
+  sl.last_k = &k;
   if (k.pending.empty()) {
     const size_t n = std::max<size_t>(cta.warps().size(), 1);
     k.pending.resize(n);
@@ -238,10 +248,20 @@ void record(ExecCtx& c, State& s, int lane, uint64_t addr, uint64_t n, bool writ
     const uint64_t page = i / kPageWords;
     if (page != cur) {  // the words of one access share a page or two
       cur = page;
-      bool capped = false;
-      lp = local_page(s, sl, page, &capped);
-      auto it = s.pages.find(page);
-      cp = it != s.pages.end() ? it->second.get() : nullptr;
+      if (page == sl.last_page) {
+        lp = sl.last_lp;
+        cp = sl.last_cp;
+      } else {
+        bool capped = false;
+        lp = local_page(s, sl, page, &capped);
+        auto it = s.pages.find(page);
+        cp = it != s.pages.end() ? it->second.get() : nullptr;
+        if (lp) {
+          sl.last_page = page;
+          sl.last_lp = lp;
+          sl.last_cp = cp;
+        }
+      }
     }
     if (!lp) {
       if (!sl.capped) {  // noted once per launch at the boundary (commit_quantum)
@@ -427,6 +447,9 @@ void commit_quantum(State& s, const std::vector<std::unique_ptr<Partition>>& par
     for (auto& o : sl.owned) sl.pool.push_back(std::move(o));
     sl.owned.clear();
     sl.pages.clear();
+    sl.last_page = ~uint64_t{0};
+    sl.last_lp = nullptr;
+    sl.last_cp = nullptr;
     for (auto& [key, c] : sl.releases) join(s.sync[key], c);
     sl.releases.clear();
     if (sl.capped && !s.capped)
