@@ -1,5 +1,5 @@
 // ubench: the H200 microbenchmarks behind models/timing/h200.txt (kernels/ubench/README.md).
-//   ubench [GROUP...]     GROUP: launch pipes smem memory sync tensor tma cold gaps tma_queue outliers (default: all)
+//   ubench [GROUP...]     GROUP: launch pipes smem memory sync tensor tma cold gaps tma_queue outliers rec3 (default: all)
 // Prints `# ` header lines (device, clocks) and one CSV row per figure (ubench.cuh).
 #include <cstring>
 #include <ctime>
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   } groups[] = {{"launch", ub::run_launch}, {"pipes", ub::run_pipes}, {"smem", ub::run_smem},
                 {"memory", ub::run_memory}, {"sync", ub::run_sync},   {"tensor", ub::run_tensor},
                 {"tma", ub::run_tma},       {"cold", ub::run_cold},     {"gaps", ub::run_gaps},
-                {"tma_queue", ub::run_tma_queue}, {"outliers", ub::run_outliers}};
+                {"tma_queue", ub::run_tma_queue}, {"outliers", ub::run_outliers}, {"rec3", ub::run_rec3}};
   for (const G& g : groups) {
     bool want = argc < 2;
     for (int i = 1; i < argc; ++i) want = want || std::strcmp(argv[i], g.name) == 0;

@@ -288,6 +288,38 @@ __global__ void outl_rec2(const int* nf, const int* nq, int mode, uint64_t* out,
   sink(r, 0x7fffffff, sinkp);
 }
 
+// What a divergent call tree leaves behind (outliers_run3: fib(15 - (l & 15)) then queens(4 + (l & 3))
+// takes 6.14M cycles, the two alone 0.43M + 1.23M). Lane l runs, in order, fib(nf[l]) (skipped if
+// nf[l] < 0), a non-recursive loop of nl[l] iterations, queens(nq[l]) (skipped if 0) and fib(nf2[l])
+// (skipped if < 0); lane 0 reads %clock64 after a __syncwarp() before and after each phase.
+__global__ void outl_rec3(const int* nf, const int* nl, const int* nq, const int* nf2, uint64_t* out, int* sinkp) {
+  const int f = nf[threadIdx.x], loops = nl[threadIdx.x], q = nq[threadIdx.x], f2 = nf2[threadIdx.x];
+  int r = 0;
+  uint64_t t[5];
+  __syncwarp();
+  t[0] = clock64_();
+  if (f >= 0) r += int(outl_fib(uint32_t(f)));
+  __syncwarp();
+  t[1] = clock64_();
+  uint32_t acc = uint32_t(f) + 1u;
+  for (int i = 0; i < loops; ++i) acc = acc * 1664525u + uint32_t(i);
+  r += int(acc);
+  __syncwarp();
+  t[2] = clock64_();
+  if (q != 0) {
+    int cols[8];
+    r += outl_queens(cols, 0, q);
+  }
+  __syncwarp();
+  t[3] = clock64_();
+  if (f2 >= 0) r += int(outl_fib(uint32_t(f2)));
+  __syncwarp();
+  t[4] = clock64_();
+  if (threadIdx.x == 0)
+    for (int k = 0; k < 4; ++k) out[k] = t[k + 1] - t[k];
+  sink(r, 0x7fffffff, sinkp);
+}
+
 void recursion() {
   Clocks clk(1);
   int *ns, *sinkp;
@@ -349,6 +381,60 @@ void recursion() {
 }
 
 }  // namespace
+
+// The rec3 rows: one warp per configuration, each phase's cycles (median of 3) and the total.
+void run_rec3() {
+  Clocks clk(4);
+  int *bufs[4], *sinkp;
+  for (int*& b : bufs) UB_CHECK(cudaMalloc(&b, 32 * 4));
+  UB_CHECK(cudaMalloc(&sinkp, 64));
+  struct P {
+    const char* name;
+    int (*nf)(int), (*nl)(int), (*nq)(int), (*nf2)(int);
+  } ps[] = {
+      {"fibdiv_queens_div", [](int l) { return 15 - (l & 15); }, [](int) { return 0; }, [](int l) { return 4 + (l & 3); }, [](int) { return -1; }},
+      {"fibdiv_queens7", [](int l) { return 15 - (l & 15); }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"fib12_queens_div", [](int) { return 12; }, [](int) { return 0; }, [](int l) { return 4 + (l & 3); }, [](int) { return -1; }},
+      {"fib12_queens7", [](int) { return 12; }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"fibdiv2_queens7", [](int l) { return 12 - (l >> 4); }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"fibdiv4_queens7", [](int l) { return 12 - (l & 3); }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"fibsmall_div_queens7", [](int l) { return 3 - (l & 1); }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"fib_lane0_queens7", [](int l) { return l == 0 ? 12 : -1; }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"loopdiv_queens7", [](int) { return -1; }, [](int l) { return 64 * (l & 15); }, [](int) { return 7; }, [](int) { return -1; }},
+      {"queens7_only", [](int) { return -1; }, [](int) { return 0; }, [](int) { return 7; }, [](int) { return -1; }},
+      {"fibdiv_fib12", [](int l) { return 15 - (l & 15); }, [](int) { return 0; }, [](int) { return 0; }, [](int) { return 12; }},
+      {"fib12_fib12", [](int) { return 12; }, [](int) { return 0; }, [](int) { return 0; }, [](int) { return 12; }},
+      {"queens7_then_fibdiv", [](int) { return -1; }, [](int) { return 0; }, [](int) { return 7; }, [](int l) { return 15 - (l & 15); }},
+  };
+  const char* phase[4] = {"fib", "loop", "queens", "fib2"};
+  for (const P& p : ps) {
+    int (*fns[4])(int) = {p.nf, p.nl, p.nq, p.nf2};
+    for (int k = 0; k < 4; ++k) {
+      std::vector<int> h(32);
+      for (int l = 0; l < 32; ++l) h[l] = fns[k](l);
+      UB_CHECK(cudaMemcpy(bufs[k], h.data(), 32 * 4, cudaMemcpyHostToDevice));
+    }
+    std::vector<double> v[4], tot;
+    for (int rep = 0; rep < 3; ++rep) {
+      outl_rec3<<<1, 32>>>(bufs[0], bufs[1], bufs[2], bufs[3], clk.d, sinkp);
+      sync_check(p.name);
+      const auto h = clk.get();
+      double sum = 0;
+      for (int k = 0; k < 4; ++k) {
+        v[k].push_back(double(h[k]));
+        sum += double(h[k]);
+      }
+      tot.push_back(sum);
+    }
+    for (int k = 0; k < 4; ++k)
+      row("rec3", std::string(p.name) + "." + phase[k], median(v[k]), "cycles",
+          "one warp: fib(nf) / divergent loop / queens(nq) / fib(nf2), __syncwarp + %clock64 around each phase");
+    row("rec3", std::string(p.name) + ".total", median(tot), "cycles", "the four phases");
+  }
+  for (int* b : bufs) cudaFree(b);
+  cudaFree(sinkp);
+}
+
 
 void run_outliers() {
   chain<div_u32_dividend>(0x7fffffffu, 1u, "div.u32 x = x / b, b = 1 fixed (a run-time value): reciprocal of b outside the chain");

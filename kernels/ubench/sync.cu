@@ -14,6 +14,8 @@
 //   sync,fence_acq_rel_gpu.cycles / fence_sc_gpu.cycles   fence.acq_rel.gpu / fence.sc.gpu, one thread
 //   sync,fence_proxy_async.cycles   fence.proxy.async.shared::cta
 //   sync,fence_acq_rel_cluster.cycles / fence_acq_rel_cta.cycles   the same at cluster / CTA scope
+//   sync,fence_acq_rel_gpu_after_16_stores / _store_mad64 / _mad64.cycles   16 stores then the fence; a store,
+//       64 dependent mads (~256 cycles), the fence; the mads and the fence alone (2026-12-03)
 //   sync,fence_acq_rel_gpu_after_store.cycles   st.global then fence.acq_rel.gpu: a fence that has
 //                                   a store to wait for
 //   sync,mbar_arrive_S_T.issue      one thread of CTA 0 of a cluster of 2: mbarrier.arrive.S.cluster
@@ -143,9 +145,12 @@ __global__ void k_dsmem_chase(int remote, uint64_t* out, uint32_t* sinkp) {
   asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+__device__ uint32_t g_fence_lines[16 * 32];
+
 template <int KIND, int N>
 __global__ void k_fence(uint64_t* out) {
   const uint64_t t0 = clock64_();
+  uint32_t spin = static_cast<uint32_t>(t0) | 1u;
 #pragma unroll
   for (int i = 0; i < N; ++i) {
     if (KIND == 0) asm volatile("fence.acq_rel.gpu;" ::: "memory");
@@ -157,7 +162,19 @@ __global__ void k_fence(uint64_t* out) {
       asm volatile("st.global.u32 [%0], %1;" ::"l"(out + 1), "r"(i) : "memory");
       asm volatile("fence.acq_rel.gpu;" ::: "memory");
     }
+    if (KIND == 6) {  // 16 stores to 16 lines outstanding before each fence
+#pragma unroll
+      for (int j = 0; j < 16; ++j) asm volatile("st.global.u32 [%0], %1;" ::"l"(g_fence_lines + 32 * j), "r"(i) : "memory");
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    }
+    if (KIND == 7 || KIND == 8) {  // (7: a store, then) 64 dependent mad.lo.u32 (~256 cycles), then the fence
+      if (KIND == 7) asm volatile("st.global.u32 [%0], %1;" ::"l"(out + 1), "r"(i) : "memory");
+#pragma unroll
+      for (int j = 0; j < 64; ++j) asm volatile("mad.lo.u32 %0, %0, %0, %1;" : "+r"(spin) : "r"(j));
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    }
   }
+  if (spin == 0x7fffffffu) out[2] = spin;
   out[0] = clock64_() - t0;
 }
 
@@ -238,6 +255,12 @@ void run_sync() {
   fence(k_fence<4, 32>, k_fence<4, 64>, "fence_acq_rel_cta.cycles", "fence.acq_rel.cta back to back, one thread");
   fence(k_fence<5, 32>, k_fence<5, 64>, "fence_acq_rel_gpu_after_store.cycles",
         "st.global.u32 then fence.acq_rel.gpu, back to back, one thread: a fence with one store outstanding");
+  fence(k_fence<6, 32>, k_fence<6, 64>, "fence_acq_rel_gpu_after_16_stores.cycles",
+        "16 st.global.u32 to 16 lines then fence.acq_rel.gpu, one thread: a fence with 16 stores outstanding");
+  fence(k_fence<7, 32>, k_fence<7, 64>, "fence_acq_rel_gpu_store_mad64.cycles",
+        "st.global.u32, 64 dependent mad.lo.u32, fence.acq_rel.gpu, one thread: does the store's wait overlap the mads");
+  fence(k_fence<8, 32>, k_fence<8, 64>, "fence_acq_rel_gpu_mad64.cycles",
+        "64 dependent mad.lo.u32 then fence.acq_rel.gpu, one thread (no store): the baseline of the row above");
   {
     cudaLaunchAttribute attr[1];
     const cudaLaunchConfig_t cfg = cluster_cfg(2, 1, 32, attr);

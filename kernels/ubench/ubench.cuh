@@ -90,6 +90,7 @@ void run_cold();
 void run_gaps();
 void run_tma_queue();
 void run_outliers();
+void run_rec3();  // outliers.cu: what a divergent recursion leaves behind
 
 // cuTensorMapEncodeTiled through the runtime's driver entry point (no -lcuda): tma.cu, tma_queue.cu.
 inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {

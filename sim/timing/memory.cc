@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/machine/shared_memory.h"
 #include "sim/address_space.h"
 #include "sim/cta.h"
 #include "sim/exec/exec.h"
@@ -243,21 +244,15 @@ void note_access(ExecCtx& c, Space space, const uint64_t* addr, uint32_t mask, u
       }
     }
     switch (s) {
-      case Space::Shared: case Space::SharedCta:
-        if ((a >> 24) && (a >> 24) != c.cta->cluster_rank() + 1u) {  // another CTA's (shared::cluster): DSMEM
+      case Space::Shared: case Space::SharedCta: case Space::SharedCluster:
+        // The 32-bit shared address carries the CTA's cluster rank itself (bits 24..31,
+        // models/machine/shared_memory.h; sim/memory/dsmem.h decodes it the same way): the
+        // executing CTA's rank is its own memory, any other rank another CTA's (DSMEM).
+        if (models::smem_rank(static_cast<uint32_t>(a)) != c.cta->cluster_rank()) {
           cluster_mask |= 1u << l;
         } else {
-          a &= 0xffffff;
-          sh[l] = a;
+          sh[l] = models::smem_offset(static_cast<uint32_t>(a));
           sh_mask |= 1u << l;
-        }
-        break;
-      case Space::SharedCluster:
-        if ((a >> 24) == c.cta->cluster_rank() + 1u || !(a >> 24)) {
-          sh[l] = a & 0xffffff;
-          sh_mask |= 1u << l;
-        } else {
-          cluster_mask |= 1u << l;
         }
         break;
       case Space::Local: ++local_lanes; break;

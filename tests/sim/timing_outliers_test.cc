@@ -7,12 +7,16 @@
 //    atom.emulated_same_word_ns each, and the two halves of one 32-bit word are one word; the
 //    queue is GPU-wide (sim/timing/atomic_words.h): CTAs on other SMs and partitions wait too;
 //  - load hoisting (sim/timing/load_hoist.h): shared stores of loaded values do not wait for the
-//    loads one by one, unless something that reads shared memory comes between them.
+//    loads one by one, unless something that reads shared memory comes between them;
+//  - a CTA's own shared memory costs smem.latency whatever its cluster rank, another CTA's (DSMEM)
+//    dsmem.remote_latency (the rank is in bits 24..31 of the shared address,
+//    models/machine/shared_memory.h).
 // The expected differences come from the profile, so they follow an edit of it; what is checked is
 // the mechanism (which instructions pay, and how the cost scales), not a constant.
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "models/timing/profile.h"
 #include "tests/sim/harness.h"
@@ -116,6 +120,52 @@ uint64_t run_load_store(bool observe) {
   return h.launch("ldst", {1, 1, 1}, {32, 1, 1}, test::Params().add(src)).cycles;
 }
 
+// A cluster of 2 CTAs of one warp: lane 0 of each times 16 dependent shared loads (the loaded zero
+// is added to the next address) of its own buffer, or with `remote` the peer's (mapa), and writes
+// the cycles to out[rank].
+std::string smem_chain(bool remote) {
+  std::string body;
+  for (int i = 0; i < 16; ++i)
+    body += std::string(remote ? "  ld.shared::cluster.u32" : "  ld.shared.u32") + " %r6, [%r5];\n  add.u32 %r5, %r4, %r6;\n";
+  return R"(
+.visible .entry chain(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 buf[128];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %cluster_ctarank;
+  mov.u32 %r2, buf;
+  mov.u32 %r3, 0;
+  st.shared.u32 [%r2], %r3;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  xor.b32 %r7, %r1, 1;
+)" + std::string(remote ? "  mapa.shared::cluster.u32 %r4, %r2, %r7;\n" : "  mov.u32 %r4, %r2;\n") + R"(  mov.u32 %r5, %r4;
+  mov.u64 %rd2, %clock64;
+)" + body + R"(  mov.u64 %rd3, %clock64;
+  sub.s64 %rd4, %rd3, %rd2;
+  cvt.u64.u32 %rd5, %r6;
+  add.s64 %rd4, %rd4, %rd5;
+  mul.wide.u32 %rd6, %r1, 8;
+  add.s64 %rd7, %rd1, %rd6;
+  st.global.u64 [%rd7], %rd4;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  ret;
+}
+)";
+}
+
+// Cycles of the chain in the CTA of rank 0 and of rank 1.
+std::vector<uint64_t> run_smem_chain(bool remote) {
+  test::Harness h(isa::Arch::Sm90a);
+  h.load(test::ptx_header("sm_90a") + smem_chain(remote));
+  const uint64_t out = h.zeros(16);
+  h.launch("chain", {2, 1, 1}, {32, 1, 1}, test::Params().add(out), 0, {2, 1, 1});
+  return h.download<uint64_t>(out, 2);
+}
+
 }  // namespace
 
 TEST_CASE("a div.u32 through its divisor costs pipe.idiv.divisor_latency more than through its dividend") {
@@ -146,4 +196,16 @@ TEST_CASE("shared stores of loaded values let the loads overlap unless a shared 
   const uint64_t hoisted = run_load_store(false), observed = run_load_store(true);
   // Observed: the 8 loads one after another; hoisted: they are in flight together.
   CHECK(static_cast<double>(observed) - static_cast<double>(hoisted) > 6 * p.l2_latency);
+}
+
+TEST_CASE("shared loads cost smem.latency in every CTA of a cluster and dsmem.remote_latency from the peer") {
+  const auto& p = models::timing::builtin("h200");
+  const std::vector<uint64_t> own = run_smem_chain(false), peer = run_smem_chain(true);
+  // The same chain in rank 0 and rank 1 (its own memory either way): the same cycles.
+  CHECK(own[0] == own[1]);
+  CHECK(peer[0] == peer[1]);
+  // Each of the 16 loads waits for the previous one: the peer's memory costs the difference.
+  for (int r = 0; r < 2; ++r)
+    CHECK(static_cast<double>(peer[r]) - static_cast<double>(own[r]) ==
+          doctest::Approx(16 * (p.dsmem_remote_latency - p.smem_latency)).epsilon(0.05));
 }
