@@ -213,6 +213,11 @@ class Device {
   // default "allocation #N"). SimError if no live allocation starts there.
   void name_allocation(uint64_t address, std::string name);
   void copy_from_device(void* dst, uint64_t src, uint64_t bytes) const;
+  // Device-to-device copy of [src, src + bytes) to dst (each inside one live allocation; they may
+  // overlap, as cuMemcpy's do not need to). For initcheck a copied byte counts as written only when
+  // its source byte was: copying bytes nothing wrote does not make them defined (CUDA Driver API
+  // cuMemAlloc: the contents of a fresh allocation are undefined). SimError as copy_to_device.
+  void copy_on_device(uint64_t dst, uint64_t src, uint64_t bytes);
 
   // `params` holds the parameter bytes laid out as the .entry's .param list (each at its
   // alignment), exactly what cuLaunchKernel would copy into the constant bank.

@@ -224,6 +224,14 @@ void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
   impl_->gm.mark_initialised(dst, bytes);
 }
 
+void Device::copy_on_device(uint64_t dst, uint64_t src, uint64_t bytes) {
+  impl_->check_range(src, bytes, "copy on device (source)");
+  impl_->check_range(dst, bytes, "copy on device (destination)");
+  if (!bytes) return;
+  std::memmove(impl_->gm.host(dst), impl_->gm.host(src), bytes);
+  impl_->gm.mark_copied(dst, src, bytes);
+}
+
 void Device::host_wrote(uint64_t dst, uint64_t bytes) {
   impl_->check_range(dst, bytes, "write on device");
   impl_->gm.mark_initialised(dst, bytes);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -149,6 +150,28 @@ void GlobalMemory::mark_initialised_mask(uint64_t addr, uint64_t mask) {
     mark_slow(addr + static_cast<uint64_t>(b), static_cast<uint64_t>(len));
     mask = len + b >= 64 ? 0 : mask & ~(((uint64_t{1} << len) - 1) << b);
   }
+}
+
+void GlobalMemory::mark_copied(uint64_t dst, uint64_t src, uint64_t n) {
+  if (!uninit_ || n == 0) return;
+  const Allocation* a = find(src, n);
+  if (!a || a->initialised) return mark_slow(dst, n);
+  // The runs of written source bytes, then their marks (an overlapping dst must not feed back).
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  if (!a->init_bits.empty()) {
+    const uint64_t first = src - a->base;
+    uint64_t b = first;
+    while (b < first + n) {
+      if (!(a->init_bits[b / 64] >> (b % 64) & 1)) {
+        ++b;
+        continue;
+      }
+      const uint64_t start = b;
+      while (b < first + n && (a->init_bits[b / 64] >> (b % 64) & 1)) ++b;
+      runs.emplace_back(start - first, b - start);
+    }
+  }
+  for (const auto& [off, len] : runs) mark_slow(dst + off, len);
 }
 
 int64_t GlobalMemory::first_uninitialised(const Allocation& a, uint64_t addr, uint64_t n) {

@@ -63,6 +63,9 @@ class GlobalMemory {
   }
   // The bytes of the 64-byte block at `addr` (64-aligned) whose bits are set in `mask`.
   void mark_initialised_mask(uint64_t addr, uint64_t mask);
+  // [dst, dst + n) was copied from [src, src + n): a byte counts as written where its source
+  // byte was (the source's state is read before any is marked, so the ranges may overlap).
+  void mark_copied(uint64_t dst, uint64_t src, uint64_t n);
   // The offset in `a` of the first byte of [addr, addr + n) nothing wrote, or -1 when all were.
   static int64_t first_uninitialised(const Allocation& a, uint64_t addr, uint64_t n);
   // Renames a live allocation (a launch spec's buffer name); false if `base` starts none.

@@ -329,3 +329,43 @@ TEST_CASE("warp-write-conflict: distinct words per lane (any order) are clean; t
     CHECK(gr[0]->count == 1);
   }
 }
+
+TEST_CASE("uninitialised-global-read: a device-to-device copy carries which source bytes were written") {
+  test::Harness h(isa::Arch::Sm90a);
+  h.load(kCopy, "m.ptx");
+  const int ld = line_of(kCopy, "ld.global.u32");
+  const std::vector<uint32_t> half(16, 1);
+  {  // half the source written: the copy's other half is still undefined
+    const uint64_t src = h.dev.malloc(128), dst = h.dev.malloc(128), out = h.zeros(128);
+    h.dev.name_allocation(dst, "buffer dst");
+    h.dev.copy_to_device(src, half.data(), 64);
+    h.dev.copy_on_device(dst, src, 128);
+    const auto r = h.launch("k", {1, 1, 1}, {32, 1, 1}, test::Params().add(dst).add(out));
+    INFO(all_lines(r));
+    const auto g = groups(r, "uninitialised-global-read");
+    REQUIRE(g.size() == 1);
+    CHECK(g[0]->site.ptx_line == static_cast<uint32_t>(ld));
+    CHECK(g[0]->count == 16);  // lanes 16-31
+    REQUIRE(!g[0]->first.empty());
+    CHECK(g[0]->first[0].lane == 16);
+    CHECK(g[0]->first[0].detail.find("byte 64 of buffer dst") != std::string::npos);
+  }
+  {  // overlapping copy within one buffer, shifted up by 64 bytes: bytes 64.. now hold written data
+    const uint64_t buf = h.dev.malloc(192), out = h.zeros(128);
+    h.dev.copy_to_device(buf, half.data(), 64);
+    h.dev.copy_on_device(buf + 64, buf, 128);  // [64, 128) from written [0, 64); [128, 192) from undefined
+    const auto r = h.launch("k", {1, 1, 1}, {32, 1, 1}, test::Params().add(buf).add(out));
+    INFO(all_lines(r));
+    CHECK(r.findings.empty());  // the kernel reads [0, 128): all written
+    std::vector<uint32_t> back(48);
+    h.dev.copy_from_device(back.data(), buf, 192);
+    CHECK(back[16] == 1);  // the data moved too
+  }
+  {  // a fully written source: clean
+    const uint64_t src = h.upload(std::vector<uint32_t>(32, 7)), dst = h.dev.malloc(128), out = h.zeros(128);
+    h.dev.copy_on_device(dst, src, 128);
+    const auto r = h.launch("k", {1, 1, 1}, {32, 1, 1}, test::Params().add(dst).add(out));
+    INFO(all_lines(r));
+    CHECK(r.findings.empty());
+  }
+}

@@ -38,12 +38,7 @@ void move_bytes(Driver& drv, uint64_t dst, bool dst_dev, uint64_t src, bool src_
   if (n == 0) return;
   auto& d = drv.device();
   if (dst_dev && src_dev) {
-    std::vector<std::byte> tmp(std::min<uint64_t>(n, uint64_t{16} << 20));
-    for (uint64_t off = 0; off < n; off += tmp.size()) {
-      const uint64_t k = std::min<uint64_t>(tmp.size(), n - off);
-      d.copy_from_device(tmp.data(), src + off, k);
-      d.copy_to_device(dst + off, tmp.data(), k);
-    }
+    d.copy_on_device(dst, src, n);  // initcheck: the copy carries which source bytes were written
   } else if (dst_dev) {
     d.copy_to_device(dst, reinterpret_cast<const void*>(src), n);
   } else if (src_dev) {
