@@ -12,28 +12,17 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "tests/sim/finding_helpers.h"
 #include "tests/sim/harness.h"
 
 using namespace tcsim;
 
 namespace {
 
-std::vector<const sim::FindingGroup*> races(const sim::LaunchResult& r) {
-  std::vector<const sim::FindingGroup*> v;
-  for (const auto& g : r.findings)
-    if (std::string(sim::rule_info(g.rule).id) == "global-data-race") v.push_back(&g);
-  return v;
-}
+std::vector<const sim::FindingGroup*> races(const sim::LaunchResult& r) { return test::groups(r, "global-data-race"); }
 
-std::string all_lines(const sim::LaunchResult& r) { return fmt::format("{}", fmt::join(r.finding_lines(), "\n")); }
-
-int line_of(const std::string& ptx, const std::string& needle) {
-  const size_t at = ptx.find(needle);
-  REQUIRE(at != std::string::npos);
-  int n = 1;
-  for (size_t i = 0; i < at; ++i) n += ptx[i] == '\n';
-  return n;
-}
+using test::all_lines;
+using test::line_of;
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
   const size_t at = s.find(from);

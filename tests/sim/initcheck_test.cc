@@ -12,31 +12,16 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "tests/sim/finding_helpers.h"
 #include "tests/sim/harness.h"
 
 using namespace tcsim;
 
 namespace {
 
-std::string rule_of(const sim::FindingGroup& g) { return std::string(sim::rule_info(g.rule).id); }
-
-// The groups of `r` for rule `id`.
-std::vector<const sim::FindingGroup*> groups(const sim::LaunchResult& r, const std::string& id) {
-  std::vector<const sim::FindingGroup*> v;
-  for (const auto& g : r.findings)
-    if (rule_of(g) == id) v.push_back(&g);
-  return v;
-}
-
-std::string all_lines(const sim::LaunchResult& r) { return fmt::format("{}", fmt::join(r.finding_lines(), "\n")); }
-
-int line_of(const std::string& ptx, const std::string& needle) {
-  const size_t at = ptx.find(needle);
-  REQUIRE(at != std::string::npos);
-  int n = 1;
-  for (size_t i = 0; i < at; ++i) n += ptx[i] == '\n';
-  return n;
-}
+using test::all_lines;
+using test::groups;
+using test::line_of;
 
 // One thread per u32 element: out[i] = in[i] + 1 (ld.global, then st.global).
 const std::string kCopy = test::ptx_header("sm_90a") + R"(
